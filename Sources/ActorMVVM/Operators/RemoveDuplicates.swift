@@ -1,0 +1,48 @@
+extension AsyncSequence {
+  /// Skips elements equal to the one before them: Rx's `distinctUntilChanged`.
+  /// Finishes, throws and cancels exactly when `self` does; buffers one element.
+  public func removeDuplicates() -> AsyncRemoveDuplicatesSequence<Self> where Element: Equatable & Sendable {
+    AsyncRemoveDuplicatesSequence(base: self, isDuplicate: { $0 == $1 })
+  }
+
+  /// Skips elements that `isDuplicate` says repeat the one before them.
+  public func removeDuplicates(
+    by isDuplicate: @escaping @Sendable (Element, Element) -> Bool
+  ) -> AsyncRemoveDuplicatesSequence<Self> {
+    AsyncRemoveDuplicatesSequence(base: self, isDuplicate: isDuplicate)
+  }
+}
+
+/// The sequence returned by `removeDuplicates()`.
+public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence {
+  public typealias Element = Base.Element
+  public typealias Failure = Base.Failure
+
+  let base: Base
+  let isDuplicate: @Sendable (Element, Element) -> Bool
+
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(base: base.makeAsyncIterator(), isDuplicate: isDuplicate)
+  }
+
+  public struct Iterator: AsyncIteratorProtocol {
+    var base: Base.AsyncIterator
+    let isDuplicate: @Sendable (Element, Element) -> Bool
+    var last: Element?
+
+    public mutating func next() async throws(Failure) -> Element? {
+      try await next(isolation: nil)
+    }
+
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+      while let element = try await base.next(isolation: actor) {
+        if let last, isDuplicate(last, element) { continue }
+        last = element
+        return element
+      }
+      return nil
+    }
+  }
+}
+
+extension AsyncRemoveDuplicatesSequence: Sendable where Base: Sendable {}

@@ -1,0 +1,55 @@
+extension AsyncSequence {
+  /// Lets through at most one element per `interval`: the first element
+  /// passes, and later ones are dropped until `interval` has passed on
+  /// `clock` since the last one that passed (Rx's `throttle(latest: false)`).
+  ///
+  /// Reads `clock.now` only; starts no task and no timer. Finishes, throws
+  /// and cancels exactly when `self` does; buffers nothing.
+  public func throttle<C: Clock>(
+    for interval: C.Duration, clock: C
+  ) -> AsyncThrottleSequence<Self, C> {
+    AsyncThrottleSequence(base: self, interval: interval, clock: clock)
+  }
+
+  /// ``throttle(for:clock:)`` on the `ContinuousClock`.
+  public func throttle(for interval: Duration) -> AsyncThrottleSequence<Self, ContinuousClock> {
+    throttle(for: interval, clock: ContinuousClock())
+  }
+}
+
+/// The sequence returned by `throttle(for:clock:)`.
+public struct AsyncThrottleSequence<Base: AsyncSequence, C: Clock>: AsyncSequence {
+  public typealias Element = Base.Element
+  public typealias Failure = Base.Failure
+
+  let base: Base
+  let interval: C.Duration
+  let clock: C
+
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(base: base.makeAsyncIterator(), interval: interval, clock: clock)
+  }
+
+  public struct Iterator: AsyncIteratorProtocol {
+    var base: Base.AsyncIterator
+    let interval: C.Duration
+    let clock: C
+    var lastPassed: C.Instant?
+
+    public mutating func next() async throws(Failure) -> Element? {
+      try await next(isolation: nil)
+    }
+
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+      while let element = try await base.next(isolation: actor) {
+        let now = clock.now
+        if let lastPassed, lastPassed.duration(to: now) < interval { continue }
+        lastPassed = now
+        return element
+      }
+      return nil
+    }
+  }
+}
+
+extension AsyncThrottleSequence: Sendable where Base: Sendable, C: Sendable {}

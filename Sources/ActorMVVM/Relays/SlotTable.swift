@@ -1,0 +1,44 @@
+/// A table of subscriber slots with stable indices and a free list.
+///
+/// A subscription keeps its index, so finding its slot is O(1); a freed
+/// index is reused by the next subscriber, so the table never grows past
+/// the peak number of concurrent subscribers. Not thread-safe: it always
+/// lives inside a relay's `Mutex`.
+struct SlotTable<Slot> {
+  private(set) var slots: [Slot?] = []
+  private var free: [Int] = []
+  private(set) var count = 0
+
+  mutating func insert(_ slot: Slot) -> Int {
+    count += 1
+    if let index = free.popLast() {
+      slots[index] = slot
+      return index
+    }
+    slots.append(slot)
+    return slots.count - 1
+  }
+
+  @discardableResult
+  mutating func remove(at index: Int) -> Slot? {
+    guard let slot = slots[index] else { return nil }
+    slots[index] = nil
+    free.append(index)
+    count -= 1
+    return slot
+  }
+
+  /// Mutates every occupied slot in index order.
+  @inline(__always)
+  mutating func forEach(_ body: (inout Slot) -> Void) {
+    guard count > 0 else { return }
+    for index in slots.indices where slots[index] != nil {
+      body(&slots[index]!)
+    }
+  }
+
+  subscript(index: Int) -> Slot? {
+    get { slots[index] }
+    _modify { yield &slots[index] }
+  }
+}

@@ -1,0 +1,124 @@
+/// What a transition asks the runtime to do after it has changed the state.
+///
+/// Effects are values: a `reduce` returns one, and the ``Feature`` (or the
+/// `FeatureTester`) performs it. The kinds:
+///
+/// - ``none``: nothing.
+/// - ``emit(_:)``: deliver an output to every subscriber, in order, before
+///   the next input is reduced.
+/// - ``run(id:priority:operation:)``: start async work, concurrently with the
+///   mailbox, that feeds inputs back through ``Send``.
+/// - ``run(id:priority:operation:catch:)``: the same for throwing work; an
+///   error becomes the input `catch` makes of it (failures are values).
+/// - ``task(id:priority:operation:catch:)``: one async result mapped to one input.
+/// - ``cancel(id:)``: cancel the running effect with that id.
+/// - ``merge(_:)``: several of the above, performed in order.
+///
+/// **Cancellation ids (`flatMapLatest`).** Starting an effect with an id
+/// cancels the running effect with the same id first. A cancelled or
+/// superseded effect's inputs are discarded when they reach the mailbox,
+/// even if its work had already finished and sent them: each run is stamped
+/// with a generation, checked where its results re-enter, so stale results
+/// never land.
+public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
+  enum Kind: Sendable {
+    case none
+    case emit(Output)
+    case run(Run)
+    case cancel(AnyCancelID)
+    case merge([Effect])
+  }
+
+  struct Run: Sendable {
+    let id: AnyCancelID?
+    let priority: TaskPriority?
+    let operation: @Sendable (Send<Input>) async -> Void
+  }
+
+  let kind: Kind
+
+  /// Does nothing.
+  public static var none: Effect { Effect(kind: .none) }
+
+  /// Emits `output` to the feature's output subscribers.
+  public static func emit(_ output: Output) -> Effect { Effect(kind: .emit(output)) }
+
+  /// Runs `operation` off the feature's actor. It may send any number of
+  /// inputs back; they are reduced in the order it sent them.
+  /// - Parameter id: starting this effect cancels the running one with the same id.
+  public static func run(
+    id: (any Hashable & Sendable)? = nil,
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable (Send<Input>) async -> Void
+  ) -> Effect {
+    Effect(kind: .run(Run(id: id.map(AnyCancelID.init), priority: priority, operation: operation)))
+  }
+
+  /// Runs throwing work; if it throws, `catch` turns the error into an input,
+  /// which is reduced like any other (unless the effect was cancelled).
+  public static func run(
+    id: (any Hashable & Sendable)? = nil,
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable (Send<Input>) async throws -> Void,
+    catch: @escaping @Sendable (any Error) -> Input
+  ) -> Effect {
+    run(id: id, priority: priority) { send in
+      do { try await operation(send) } catch { send(`catch`(error)) }
+    }
+  }
+
+  /// Runs one async computation and feeds its result back as an input: the
+  /// replacement for subscribing to a `Single`.
+  public static func task(
+    id: (any Hashable & Sendable)? = nil,
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable () async throws -> Input,
+    catch: @escaping @Sendable (any Error) -> Input
+  ) -> Effect {
+    run(id: id, priority: priority) { send in
+      do { send(try await operation()) } catch { send(`catch`(error)) }
+    }
+  }
+
+  /// Cancels the running effect with `id`, if any; its pending results are discarded.
+  public static func cancel(id: any Hashable & Sendable) -> Effect {
+    Effect(kind: .cancel(AnyCancelID(id)))
+  }
+
+  /// Performs `effects` in order.
+  public static func merge(_ effects: Effect...) -> Effect { merge(effects) }
+
+  /// Performs `effects` in order.
+  public static func merge(_ effects: [Effect]) -> Effect {
+    switch effects.count {
+    case 0: .none
+    case 1: effects[0]
+    default: Effect(kind: .merge(effects))
+    }
+  }
+}
+
+/// A type-erased, `Sendable` cancellation id.
+struct AnyCancelID: Hashable, Sendable {
+  let base: any Hashable & Sendable
+  private let equals: @Sendable (any Hashable & Sendable) -> Bool
+
+  init(_ base: any Hashable & Sendable) {
+    if let erased = base as? AnyCancelID {
+      self = erased
+      return
+    }
+    self.base = base
+    self.equals = Self.comparer(base)
+  }
+
+  private static func comparer<T: Hashable & Sendable>(_ value: T) -> @Sendable (any Hashable & Sendable) -> Bool {
+    { other in (other as? T) == value }
+  }
+
+  static func == (lhs: AnyCancelID, rhs: AnyCancelID) -> Bool { lhs.equals(rhs.base) }
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(type(of: base)))
+    base.hash(into: &hasher)
+  }
+}

@@ -1,0 +1,103 @@
+/// Performs effects for a host (a ``Feature`` or a `FeatureTester`) and
+/// keeps the books on the runs it started.
+///
+/// Each run gets a fresh generation. A run is *live* from its start until its
+/// `ended` message is handled, or until it is cancelled or superseded. Inputs
+/// from runs that are not live are stale and must be dropped by the host:
+/// ``isLive(_:)`` is the check the host makes where results re-enter.
+///
+/// Not thread-safe: it belongs to one isolation domain (its host's actor),
+/// which calls every method. The tasks it starts are not isolated to that
+/// actor: they run concurrently with it.
+package final class EffectRunner<Input: Sendable, Output: Sendable> {
+  private var nextGeneration: UInt64 = 0
+  /// Live runs.
+  private var live: [UInt64: Task<Void, Never>] = [:]
+  /// Cancelled runs whose tasks have not returned yet.
+  private var winding: [UInt64: Task<Void, Never>] = [:]
+  private var generationOfID: [AnyCancelID: UInt64] = [:]
+  private var idOfGeneration: [UInt64: AnyCancelID] = [:]
+  private let counters: LifetimeCounters
+  private let sink: @Sendable (EffectMessage<Input>) -> Void
+
+  package init(counters: LifetimeCounters, sink: @escaping @Sendable (EffectMessage<Input>) -> Void) {
+    self.counters = counters
+    self.sink = sink
+  }
+
+  /// Runs that are live.
+  package var liveCount: Int { live.count }
+
+  /// Whether results of the run with `generation` may still land.
+  @inline(__always)
+  package func isLive(_ generation: UInt64) -> Bool { live[generation] != nil }
+
+  /// Performs `effect`: outputs go to `emit` synchronously and in order;
+  /// runs start; cancellations cancel.
+  package func perform(_ effect: Effect<Input, Output>, emit: (Output) -> Void) {
+    switch effect.kind {
+    case .none: break
+    case .emit(let output): emit(output)
+    case .run(let run): start(run)
+    case .cancel(let id):
+      if let generation = generationOfID[id] { cancel(generation) }
+    case .merge(let effects):
+      for effect in effects { perform(effect, emit: emit) }
+    }
+  }
+
+  /// Handles a run's `ended` message.
+  package func ended(_ generation: UInt64) {
+    if live.removeValue(forKey: generation) != nil {
+      forgetID(of: generation)
+    } else {
+      winding.removeValue(forKey: generation)
+    }
+  }
+
+  /// Cancels every run and hands back all tasks not yet returned, for the
+  /// host to await.
+  package func cancelAll() -> [Task<Void, Never>] {
+    let tasks = Array(live.values) + Array(winding.values)
+    live.removeAll()
+    winding.removeAll()
+    generationOfID.removeAll()
+    idOfGeneration.removeAll()
+    for task in tasks { task.cancel() }
+    return tasks
+  }
+
+  private func start(_ run: Effect<Input, Output>.Run) {
+    if let id = run.id, let running = generationOfID[id] { cancel(running) }
+    nextGeneration &+= 1
+    let generation = nextGeneration
+    let send = Send(generation: generation, sink: sink)
+    let operation = run.operation
+    let sink = self.sink
+    let counters = self.counters
+    counters.effectCount.increment()
+    // Created in a nonisolated context: the task does not run on the host's actor.
+    live[generation] = Task(priority: run.priority) {
+      await operation(send)
+      sink(.ended(generation: generation))
+      counters.effectCount.decrement()
+    }
+    if let id = run.id {
+      generationOfID[id] = generation
+      idOfGeneration[generation] = id
+    }
+  }
+
+  private func cancel(_ generation: UInt64) {
+    guard let task = live.removeValue(forKey: generation) else { return }
+    forgetID(of: generation)
+    task.cancel()
+    winding[generation] = task
+  }
+
+  private func forgetID(of generation: UInt64) {
+    if let id = idOfGeneration.removeValue(forKey: generation), generationOfID[id] == generation {
+      generationOfID.removeValue(forKey: id)
+    }
+  }
+}

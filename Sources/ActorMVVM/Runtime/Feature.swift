@@ -1,0 +1,250 @@
+/// Runs a ``StateMachine``: the actor behind every screen.
+///
+/// ```swift
+/// let feature = Feature(Counter(), initialState: .init())
+/// feature.send(.incrementTapped)            // never blocks, callable anywhere
+/// for await state in feature.states { … }   // current state first, then changes
+/// for await output in feature.outputs { … } // every output, in order
+/// await feature.finish()                    // cancels effects, ends streams
+/// ```
+///
+/// ## Guarantees
+/// 1. **Mailbox order.** Inputs are reduced one at a time, in the order they
+///    were sent from any one task. `reduce` is synchronous, so no `await`
+///    interleaves two transitions.
+/// 2. **No lost inputs.** Every input sent before ``finish()`` is called is
+///    reduced. Inputs sent after it are dropped and counted in
+///    ``droppedInputCount``; nothing traps.
+/// 3. **State streams** (``states``, ``stateValues``) start with the current
+///    state, then deliver later states in order, conflated for slow
+///    subscribers; a subscriber that keeps reading ends on the final state.
+///    Unchanged states are not republished.
+/// 4. **Output streams** (``outputs``, ``outputValues``) deliver every output,
+///    in order, to every subscriber that was subscribed when it was emitted.
+///    Before an output is delivered, the state that produced it is published.
+/// 5. **Effects** run concurrently with the mailbox and feed results back as
+///    inputs; a cancelled or superseded effect's results are discarded even
+///    if its work already finished (see ``Effect``).
+/// 6. **Lifetime.** ``finish()`` reduces what is pending, cancels every
+///    effect and binding, finishes every stream, and returns once every task
+///    it cancelled has returned. Releasing the last reference to an
+///    unfinished feature cancels its effects and bindings and finishes its
+///    streams too (without waiting).
+/// 7. **Failures are values.** Throwing effects turn errors into inputs
+///    (``Effect/run(id:priority:operation:catch:)``).
+///
+/// ## Performance shape
+/// ``send(_:)`` appends to a locked buffer; the first send into an idle
+/// mailbox schedules one short task that drains whole batches on the actor.
+/// State is published once per batch (and before each output), so a burst
+/// of inputs costs one relay update. An idle feature parks no task.
+public actor Feature<Machine: StateMachine> {
+  public typealias State = Machine.State
+  public typealias Input = Machine.Input
+  public typealias Output = Machine.Output
+
+  private enum Lifecycle { case running, finishing, finished }
+
+  private let machine: Machine
+  private var current: State
+  private var published: State
+  private let stateRelay: StateRelay<State>
+  private let outputRelay: EventRelay<Output>
+  private let mailbox = Mailbox<Machine>()
+  private let runner: EffectRunner<Input, Output>
+  private let counters: LifetimeCounters
+  private var batch: [Mailbox<Machine>.Message] = []
+  private var lifecycle = Lifecycle.running
+  private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+
+  /// Creates a feature in `initialState`. Nothing runs until an input arrives.
+  /// - Parameter counters: where this feature, its effects, bindings and
+  ///   subscriptions are counted while alive.
+  public init(_ machine: Machine, initialState: State, counters: LifetimeCounters = .shared) {
+    self.machine = machine
+    self.current = initialState
+    self.published = initialState
+    self.counters = counters
+    self.stateRelay = StateRelay(initialState, counters: counters)
+    self.outputRelay = EventRelay(counters: counters)
+    let mailbox = self.mailbox
+    self.runner = EffectRunner(counters: counters) { mailbox.push(.effect($0)) }
+    counters.featureCount.increment()
+    mailbox.attach(self)
+  }
+
+  isolated deinit {
+    counters.featureCount.decrement()
+    for task in runner.cancelAll() { task.cancel() }
+    var leftover: [Mailbox<Machine>.Message] = []
+    for task in mailbox.close(into: &leftover) { task.cancel() }
+    stateRelay.finish()
+    outputRelay.finish()
+  }
+
+  // MARK: Inputs
+
+  /// Enqueues `input`. Never suspends and never blocks on the actor; callable
+  /// from any thread, task or actor. See guarantees 1 and 2.
+  public nonisolated func send(_ input: Input) {
+    mailbox.push(.input(input))
+  }
+
+  /// Sends every element of `inputs` until it ends, the binding is
+  /// cancelled, or the feature finishes (which cancels it). The sequence is
+  /// iterated in its own task; its elements keep their order.
+  /// - Returns: the binding's task; cancel it to unbind early. Nil if the
+  ///   feature has already finished.
+  @discardableResult
+  public nonisolated func bind<Inputs: AsyncSequence & Sendable>(
+    _ inputs: Inputs
+  ) -> Task<Void, Never>? where Inputs.Element == Input, Inputs.Failure == Never {
+    mailbox.startBinding(counters: counters) { mailbox in
+      for await input in inputs { mailbox.push(.input(input)) }
+    }
+  }
+
+  /// Like ``bind(_:)`` for a throwing sequence: if it throws, `catch` turns
+  /// the error into a last input and the binding ends.
+  @discardableResult
+  public nonisolated func bind<Inputs: AsyncSequence & Sendable>(
+    _ inputs: Inputs,
+    catch: @escaping @Sendable (any Error) -> Input
+  ) -> Task<Void, Never>? where Inputs.Element == Input {
+    mailbox.startBinding(counters: counters) { mailbox in
+      do {
+        for try await input in inputs { mailbox.push(.input(input)) }
+      } catch  where !Task.isCancelled {
+        mailbox.push(.input(`catch`(error)))
+      } catch {}
+    }
+  }
+
+  /// Inputs dropped because they arrived after ``finish()``.
+  public nonisolated var droppedInputCount: Int { mailbox.droppedCount }
+
+  // MARK: Outputs
+
+  /// The state after every input reduced so far, including every input this
+  /// task sent before reading it (pending inputs are reduced first).
+  public var state: State {
+    drainPending()
+    return current
+  }
+
+  /// The last published state, without suspending (it may lag `state` by
+  /// the inputs still in the mailbox).
+  public nonisolated var publishedState: State { stateRelay.value }
+
+  /// State updates as an `AsyncStream` (guarantee 3). Subscribed when read.
+  public nonisolated var states: AsyncStream<State> { stateRelay.stream }
+
+  /// State updates through the relay's own sequence: the same contract as
+  /// ``states``, faster. Subscribed when read.
+  public nonisolated var stateValues: StateRelay<State>.Values { stateRelay.values }
+
+  /// Outputs as an `AsyncStream` (guarantee 4). Subscribed when read.
+  public nonisolated var outputs: AsyncStream<Output> { outputRelay.stream }
+
+  /// Outputs through the relay's own sequence: the same contract as
+  /// ``outputs``, faster. Subscribed when read.
+  public nonisolated var outputValues: EventRelay<Output>.Values { outputRelay.values }
+
+  /// Effects whose results may still land.
+  public var runningEffectCount: Int { runner.liveCount }
+
+  // MARK: Lifetime
+
+  /// Returns once every input sent before the call has been reduced and no
+  /// effect is running (effects started meanwhile included). Effects that
+  /// never end (timers, endless bindings of their own) keep it waiting; use
+  /// ``flush()`` to wait for the mailbox alone. Returns at once after
+  /// ``finish()``.
+  public func idle() async {
+    drainPending()
+    guard lifecycle == .running, runner.liveCount > 0 else { return }
+    await withCheckedContinuation { idleWaiters.append($0) }
+  }
+
+  /// Reduces every input sent before the call, without waiting for effects.
+  public func flush() {
+    drainPending()
+  }
+
+  /// Finishes the feature (guarantee 6). Pending inputs are reduced first;
+  /// later ones are dropped. Idempotent: a second call waits for the first.
+  public func finish() async {
+    switch lifecycle {
+    case .finished: return
+    case .finishing:
+      await withCheckedContinuation { finishWaiters.append($0) }
+      return
+    case .running: break
+    }
+    lifecycle = .finishing
+    let bindings = mailbox.close(into: &batch)
+    process()
+    stateRelay.finish()
+    outputRelay.finish()
+    let tasks = runner.cancelAll() + bindings
+    for task in tasks { task.cancel() }
+    for task in tasks { await task.value }
+    lifecycle = .finished
+    for waiter in finishWaiters + idleWaiters { waiter.resume() }
+    finishWaiters = []
+    idleWaiters = []
+  }
+
+  // MARK: Draining
+
+  /// The scheduled drain: runs until the mailbox is empty, then releases
+  /// the schedule so the next send starts a new one.
+  func drain() {
+    while mailbox.take(into: &batch, release: true) { process() }
+    resumeIdleWaitersIfIdle()
+  }
+
+  /// An inline drain for readers; leaves the schedule to the scheduled task.
+  private func drainPending() {
+    while mailbox.take(into: &batch, release: false) { process() }
+    resumeIdleWaitersIfIdle()
+  }
+
+  private func process() {
+    for message in batch {
+      switch message {
+      case .input(let input):
+        reduce(input)
+      case .effect(.sent(let input, let generation)):
+        if runner.isLive(generation) { reduce(input) }
+      case .effect(.ended(let generation)):
+        runner.ended(generation)
+      }
+    }
+    batch.removeAll(keepingCapacity: true)
+    publish()
+  }
+
+  private func reduce(_ input: Input) {
+    let effect = machine.reduce(into: &current, input)
+    if case .none = effect.kind { return }
+    runner.perform(effect) { output in
+      publish()
+      outputRelay.accept(output)
+    }
+  }
+
+  private func publish() {
+    guard current != published else { return }
+    published = current
+    stateRelay.accept(current)
+  }
+
+  private func resumeIdleWaitersIfIdle() {
+    guard !idleWaiters.isEmpty, runner.liveCount == 0 else { return }
+    let waiters = idleWaiters
+    idleWaiters = []
+    for waiter in waiters { waiter.resume() }
+  }
+}

@@ -1,0 +1,100 @@
+/// A feature's mailbox: a lock-protected buffer that senders append to and
+/// the feature's actor drains a whole batch at a time.
+///
+/// - `push` never suspends. From one task, messages keep their order; from
+///   several, they interleave in lock order.
+/// - At most one drain is scheduled at a time (`scheduled`): the sender that
+///   finds the mailbox idle starts a short-lived task on the feature's actor;
+///   everyone else just appends. An idle feature has no task parked.
+/// - After `close`, pushes are dropped and counted.
+final class Mailbox<Machine: StateMachine>: Sendable {
+  typealias Input = Machine.Input
+
+  enum Message: Sendable {
+    case input(Input)
+    case effect(EffectMessage<Input>)
+  }
+
+  struct State {
+    var buffer: [Message] = []
+    var scheduled = false
+    var closed = false
+    var dropped = 0
+    var nextBindingID: UInt64 = 0
+    var bindings: [UInt64: Task<Void, Never>] = [:]
+  }
+
+  private struct WeakOwner { weak var feature: Feature<Machine>? }
+
+  private let state = Locked(State())
+  private let owner = Locked(WeakOwner())
+
+  /// Called once, from the feature's initialiser.
+  func attach(_ feature: Feature<Machine>) {
+    owner.withLock { $0.feature = feature }
+  }
+
+  var droppedCount: Int { state.withLock { $0.dropped } }
+
+  /// Appends `message`, scheduling a drain if none is scheduled.
+  func push(_ message: Message) {
+    let needsDrain = state.withLock { state -> Bool in
+      if state.closed {
+        if case .effect(.ended) = message {} else { state.dropped += 1 }
+        return false
+      }
+      state.buffer.append(message)
+      guard !state.scheduled else { return false }
+      state.scheduled = true
+      return true
+    }
+    guard needsDrain, let feature = owner.withLock({ $0.feature }) else { return }
+    Task { await feature.drain() }
+  }
+
+  /// Swaps the pending messages into `batch` (which must be empty). When
+  /// there are none and `release` is set, the scheduled drain ends here.
+  func take(into batch: inout [Message], release: Bool) -> Bool {
+    state.withLock { state in
+      if state.buffer.isEmpty {
+        if release { state.scheduled = false }
+        return false
+      }
+      swap(&state.buffer, &batch)
+      return true
+    }
+  }
+
+  /// Closes the mailbox: moves what is pending into `batch` and hands back
+  /// the binding tasks for the caller to cancel.
+  func close(into batch: inout [Message]) -> [Task<Void, Never>] {
+    state.withLock { state in
+      state.closed = true
+      swap(&state.buffer, &batch)
+      defer { state.bindings.removeAll() }
+      return Array(state.bindings.values)
+    }
+  }
+
+  /// Starts a task that runs `body` for as long as the mailbox is open.
+  /// Returns nil (and starts nothing) once closed.
+  func startBinding(
+    counters: LifetimeCounters,
+    _ body: @escaping @Sendable (Mailbox) async -> Void
+  ) -> Task<Void, Never>? {
+    state.withLock { state in
+      guard !state.closed else { return nil }
+      state.nextBindingID &+= 1
+      let id = state.nextBindingID
+      counters.bindingCount.increment()
+      // Registered under the lock, so the task cannot deregister before it is registered.
+      let task = Task {
+        await body(self)
+        _ = self.state.withLock { $0.bindings.removeValue(forKey: id) }
+        counters.bindingCount.decrement()
+      }
+      state.bindings[id] = task
+      return task
+    }
+  }
+}

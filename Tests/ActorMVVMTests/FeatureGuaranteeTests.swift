@@ -1,0 +1,201 @@
+import ActorMVVM
+import ActorMVVMTesting
+import Testing
+
+/// One test (at least) per guarantee of DESIGN.md, numbered as there.
+@Suite("Feature guarantees")
+struct FeatureGuaranteeTests {
+  let clock = TestClock()
+  let counters = LifetimeCounters()
+
+  func makeFeature() -> Feature<Probe> {
+    Feature(Probe(clock: clock), initialState: .init(), counters: counters)
+  }
+
+  @Test("1. Mailbox order: per-sender order kept, one input at a time")
+  func mailboxOrder() async {
+    let feature = makeFeature()
+    await withTaskGroup(of: Void.self) { group in
+      for sender in 0..<8 {
+        group.addTask {
+          for sequence in 0..<2_000 { feature.send(.record(sender: sender, sequence: sequence)) }
+        }
+      }
+    }
+    let state = await feature.state
+    #expect(state.count == 16_000)
+    #expect(state.outOfOrder == 0)
+    #expect(state.lastSeen.count == 8)
+    #expect(state.lastSeen.values.allSatisfy { $0 == 1_999 })
+    await feature.finish()
+  }
+
+  @Test("2. No lost inputs: everything sent before finish is reduced; later inputs are dropped and counted")
+  func noLostInputs() async {
+    let feature = makeFeature()
+    for value in 1...1_000 { feature.send(.add(value)) }
+    await feature.finish()
+    #expect(await feature.state.total == 500_500)
+    feature.send(.add(1))
+    feature.send(.add(2))
+    #expect(feature.droppedInputCount == 2)
+    #expect(await feature.state.total == 500_500)
+  }
+
+  @Test("3. State streams start with the current state and end on the final one")
+  func stateStreams() async {
+    let feature = makeFeature()
+    feature.send(.add(5))
+    await feature.flush()
+    var states = feature.states.makeAsyncIterator()
+    var fast = feature.stateValues.makeAsyncIterator()
+    #expect(await states.next()?.count == 1)
+    #expect(await fast.next()?.count == 1)
+    let reader = Task {
+      var seen: [Int] = []
+      while let state = await fast.next() { seen.append(state.count) }
+      return seen
+    }
+    for _ in 0..<100 { feature.send(.add(1)) }
+    await feature.finish()
+    // Conflated: the slow stream skips to the latest state, then ends.
+    #expect(await states.next()?.count == 101)
+    #expect(await states.next() == nil)
+    // The concurrent reader saw increasing states and ended on the final one.
+    let seen = await reader.value
+    #expect(seen.last == 101)
+    #expect(seen == seen.sorted() && Set(seen).count == seen.count)
+  }
+
+  @Test("3. A subscriber that joins later starts with the state current at that time")
+  func lateSubscriberStartsWithCurrent() async {
+    let feature = makeFeature()
+    feature.send(.add(3))
+    await feature.flush()
+    var iterator = feature.stateValues.makeAsyncIterator()
+    #expect(await iterator.next()?.total == 3)
+    await feature.finish()
+    #expect(await iterator.next() == nil)
+  }
+
+  @Test("4. Every subscriber gets every output emitted while it was subscribed, in order")
+  func outputStreams() async {
+    let feature = makeFeature()
+    let first = feature.outputs
+    let second = feature.outputValues
+    for value in 0..<500 { feature.send(.emit(value)) }
+    await feature.flush()
+    let late = feature.outputs
+    feature.send(.emit(500))
+    await feature.finish()
+    let expected = (0...500).map(Probe.Output.emitted)
+    #expect(await Array(first) == expected)
+    #expect(await Array(second) == expected)
+    #expect(await Array(late) == [.emitted(500)])
+  }
+
+  @Test("5. A superseded effect's result never lands")
+  func supersededEffect() async {
+    let feature = makeFeature()
+    feature.send(.load(1, after: .seconds(10)))
+    await clock.waitForSleepers(1)
+    feature.send(.load(2, after: .seconds(5)))
+    await clock.waitForSleeper(until: .init(offset: .seconds(5)))
+    clock.advance(by: .seconds(10))
+    await feature.idle()
+    #expect(await feature.state.loaded == [2])
+    #expect(await feature.state.errors.isEmpty)  // the cancellation error was discarded too
+    await feature.finish()
+  }
+
+  @Test("5. Cancelling by id discards the effect's result; other effects keep running")
+  func cancelByID() async {
+    let feature = makeFeature()
+    feature.send(.load(1, after: .seconds(1)))
+    await clock.waitForSleepers(1)
+    feature.send(.cancelLoad)
+    feature.send(.stream(count: 10))
+    await feature.idle()
+    clock.advance(by: .seconds(2))
+    let state = await feature.state
+    #expect(state.loaded.isEmpty)
+    #expect(state.total == 45)
+    #expect(await feature.runningEffectCount == 0)
+    await feature.finish()
+  }
+
+  @Test("6. finish cancels effects, ends streams and leaves nothing alive")
+  func lifetime() async {
+    let feature = makeFeature()
+    let states = feature.states
+    let outputs = feature.outputValues
+    let (inputs, continuation) = AsyncStream<Probe.Input>.makeStream()
+    feature.bind(inputs)
+    feature.send(.load(1, after: .seconds(60)))
+    await clock.waitForSleepers(1)
+    #expect(counters.snapshot == .init(features: 1, effects: 1, bindings: 1, subscriptions: 2))
+    await feature.finish()
+    #expect(counters.effects == 0)
+    #expect(counters.bindings == 0)
+    var count = 0
+    for await _ in states { count += 1 }
+    for await _ in outputs { count += 1 }
+    #expect(count == 1)  // the state stream's current state, then both ended
+    #expect(counters.subscriptions == 0)
+    #expect(clock.sleeperCount == 0)
+    continuation.finish()
+  }
+
+  @Test("6. Releasing an unfinished feature cancels its effects and ends its streams")
+  func releaseWithoutFinish() async {
+    var feature: Feature<Probe>? = makeFeature()
+    let outputs = feature!.outputs
+    feature!.send(.load(1, after: .seconds(60)))
+    await clock.waitForSleepers(1)
+    feature = nil
+    for await _ in outputs {}
+    #expect(counters.features == 0)
+  }
+
+  @Test("7. A throwing effect becomes a typed failure input")
+  func failuresAreValues() async {
+    let feature = makeFeature()
+    feature.send(.fail("no network"))
+    await feature.idle()
+    #expect(await feature.state.errors == ["no network"])
+    await feature.finish()
+  }
+
+  @Test("8. Time comes from the injected clock")
+  func injectedTime() async {
+    let feature = makeFeature()
+    feature.send(.load(7, after: .milliseconds(300)))
+    await clock.waitForSleepers(1)
+    clock.advance(by: .milliseconds(299))
+    await feature.flush()
+    #expect(await feature.state.loaded.isEmpty)
+    clock.advance(by: .milliseconds(1))
+    await feature.idle()
+    #expect(await feature.state.loaded == [7])
+    await feature.finish()
+  }
+
+  @Test("bind feeds a sequence's elements in order, until it ends")
+  func binding() async {
+    let feature = makeFeature()
+    let task = feature.bind((1...100).map(Probe.Input.add).async)
+    await task?.value
+    #expect(await feature.state.total == 5_050)
+    await feature.finish()
+    #expect(feature.bind([Probe.Input.add(1)].async) == nil)
+  }
+
+  @Test("Effects feed back their inputs in the order they sent them")
+  func effectOrder() async {
+    let feature = makeFeature()
+    feature.send(.stream(count: 1_000))
+    await feature.idle()
+    #expect(await feature.state.total == 499_500)
+    await feature.finish()
+  }
+}

@@ -1,0 +1,93 @@
+import Testing
+
+@testable import ActorMVVM
+
+/// The effect runner, transition by transition, without a feature around it.
+@Suite("EffectRunner")
+struct EffectRunnerTests {
+  typealias Runner = EffectRunner<Int, String>
+
+  final class Sink: Sendable {
+    let messages = Locked<[EffectMessage<Int>]>([])
+    let arrived = EventRelay<Void>()
+    func push(_ message: EffectMessage<Int>) {
+      messages.withLock { $0.append(message) }
+      arrived.accept(())
+    }
+  }
+
+  @Test("A run whose work finished before it was superseded is stale: the generation check drops it")
+  func staleAfterCompletion() async {
+    let sink = Sink()
+    let runner = Runner(counters: LifetimeCounters()) { sink.push($0) }
+    var arrivals = sink.arrived.values.makeAsyncIterator()
+    runner.perform(.run(id: "load") { send in send(1) }) { _ in }
+    // Wait until run 1 has sent its result *and* ended: its work is done.
+    _ = await arrivals.next()
+    _ = await arrivals.next()
+    let first = sink.messages.withLock { $0 }
+    guard case .sent(1, let generation) = first.first else {
+      Issue.record("expected run 1's result first, got \(first)")
+      return
+    }
+    #expect(runner.isLive(generation))
+    // A newer run with the same id supersedes it before the host handles its result.
+    runner.perform(.run(id: "load") { _ in }) { _ in }
+    #expect(!runner.isLive(generation))
+    for task in runner.cancelAll() { await task.value }
+  }
+
+  @Test("cancel(id:) ends liveness; other ids are untouched")
+  func cancelByID() async {
+    let runner = Runner(counters: LifetimeCounters()) { _ in }
+    runner.perform(.merge(.run(id: "a") { _ in try? await Task.sleep(for: .seconds(60)) }, .run(id: "b") { _ in })) {
+      _ in
+    }
+    #expect(runner.liveCount == 2)
+    runner.perform(.cancel(id: "a")) { _ in }
+    #expect(runner.liveCount == 1)
+    for task in runner.cancelAll() { await task.value }
+    #expect(runner.liveCount == 0)
+  }
+
+  @Test("Outputs are emitted synchronously, in merge order")
+  func outputOrder() {
+    let runner = Runner(counters: LifetimeCounters()) { _ in }
+    var emitted: [String] = []
+    runner.perform(.merge(.emit("a"), .none, .merge(.emit("b"), .emit("c")))) { emitted.append($0) }
+    #expect(emitted == ["a", "b", "c"])
+  }
+
+  @Test("Cancel ids compare by type and value")
+  func cancelIDs() {
+    enum ID: Hashable, Sendable { case one }
+    #expect(AnyCancelID("x") == AnyCancelID("x"))
+    #expect(AnyCancelID("x") != AnyCancelID("y"))
+    #expect(AnyCancelID(1) != AnyCancelID("1"))
+    #expect(AnyCancelID(ID.one) == AnyCancelID(AnyCancelID(ID.one)))
+  }
+}
+
+@Suite("ActivityTracker")
+struct ActivityTrackerTests {
+  struct Failure: Error {}
+
+  @Test("Overlapping work stays loading until the last ends; throwing and cancelled work balance")
+  func balanced() async throws {
+    let tracker = ActivityTracker(counters: LifetimeCounters())
+    let changes = tracker.isLoadingValues
+    let gate = Task { () -> Void in
+      try? await Task.sleep(for: .seconds(3_600))
+    }
+    let slow = Task { await tracker.track { await gate.value } }
+    try? await tracker.track { throw Failure() }
+    await #expect(throws: Failure.self) { try await tracker.track { throw Failure() } }
+    #expect(tracker.inFlight <= 1)
+    gate.cancel()
+    await slow.value
+    #expect(tracker.inFlight == 0)
+    #expect(!tracker.isLoading)
+    var iterator = changes.makeAsyncIterator()
+    #expect(await iterator.next() == false)  // conflated to the latest: idle
+  }
+}

@@ -1,0 +1,150 @@
+import ActorMVVM
+import ActorMVVMTesting
+
+/// A small machine that exercises every kind of effect.
+struct Probe: StateMachine {
+  let clock: TestClock
+
+  struct State: Equatable, Sendable {
+    var count = 0
+    var total = 0
+    var loaded: [Int] = []
+    var errors: [String] = []
+    /// Last sequence number seen per sender, and how often order broke.
+    var lastSeen: [Int: Int] = [:]
+    var outOfOrder = 0
+  }
+
+  enum Input: Sendable, Equatable {
+    case add(Int)
+    case record(sender: Int, sequence: Int)
+    case emit(Int)
+    case load(Int, after: Duration)
+    case loadNow(Int)
+    case loaded(Int)
+    case cancelLoad
+    case fail(String)
+    case failed(String)
+    case stream(count: Int)
+  }
+
+  enum Output: Sendable, Equatable { case emitted(Int) }
+
+  struct Boom: Error, CustomStringConvertible { let description: String }
+  enum LoadID: Hashable, Sendable { case load }
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    switch input {
+    case .add(let amount):
+      state.count += 1
+      state.total += amount
+      return .none
+    case .record(let sender, let sequence):
+      state.count += 1
+      if let last = state.lastSeen[sender], last >= sequence { state.outOfOrder += 1 }
+      state.lastSeen[sender] = sequence
+      return .none
+    case .emit(let value):
+      state.count += 1
+      return .emit(.emitted(value))
+    case .load(let value, let delay):
+      let clock = self.clock
+      return .task(id: LoadID.load) {
+        try await clock.sleep(for: delay)
+        return .loaded(value)
+      } catch: {
+        .failed("\($0)")
+      }
+    case .loadNow(let value):
+      return .run(id: LoadID.load) { send in send(.loaded(value)) }
+    case .loaded(let value):
+      state.loaded.append(value)
+      return .none
+    case .cancelLoad:
+      return .cancel(id: LoadID.load)
+    case .fail(let message):
+      return .run { _ in
+        throw Boom(description: message)
+      } catch: {
+        .failed("\($0)")
+      }
+    case .failed(let message):
+      state.errors.append(message)
+      return .none
+    case .stream(let count):
+      return .run { send in
+        for value in 0..<count { send(.add(value)) }
+      }
+    }
+  }
+}
+
+/// Yields `elements`, then calls `onDrained` when asked for more (that is,
+/// once the last element has been consumed downstream) and waits until
+/// cancelled, without finishing. Lets a test order two concurrent upstreams.
+struct SignallingSequence<Element: Sendable>: AsyncSequence, Sendable {
+  typealias Failure = Never
+  let elements: [Element]
+  let onDrained: @Sendable () -> Void
+
+  func makeAsyncIterator() -> Iterator { Iterator(elements: elements, onDrained: onDrained) }
+
+  struct Iterator: AsyncIteratorProtocol {
+    typealias Failure = Never
+    var elements: [Element]
+    let onDrained: @Sendable () -> Void
+    var index = 0
+
+    mutating func next() async -> Element? {
+      if index < elements.count {
+        defer { index += 1 }
+        return elements[index]
+      }
+      onDrained()
+      // Park until cancelled, never finishing on its own.
+      let (parked, continuation) = AsyncStream<Never>.makeStream()
+      await withTaskCancellationHandler {
+        for await _ in parked {}
+      } onCancel: {
+        continuation.finish()
+      }
+      return nil
+    }
+  }
+}
+
+/// A one-shot gate: `wait()` returns once `open()` has been called.
+final class Gate: Sendable {
+  private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+  func open() {
+    let waiters = state.withLock { state in
+      state.open = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let open = state.withLock { state -> Bool in
+        if state.open { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if open { continuation.resume() }
+    }
+  }
+}
+
+/// Collects the first `count` elements of a sequence.
+func collect<S: AsyncSequence>(_ sequence: S, count: Int) async throws -> [S.Element] {
+  var result: [S.Element] = []
+  guard count > 0 else { return result }
+  for try await element in sequence {
+    result.append(element)
+    if result.count == count { break }
+  }
+  return result
+}
