@@ -1,0 +1,120 @@
+import Foundation
+
+/// A ``KeyValueStore`` in one JSON file, written atomically.
+///
+/// - **Atomic writes:** every change writes the whole map to a temporary
+///   file beside the target, then `rename(2)`s it over the target. A crash
+///   or failure before the rename leaves the previous file intact and
+///   readable; a reader never sees half a file.
+/// - **Concurrency:** an actor. Calls are serialised, so concurrent writers
+///   lose nothing; each `set` is durable (renamed into place) before it returns.
+/// - **Corruption:** a file that is not a JSON object is moved aside to
+///   `<name>.corrupt` (or `.corrupt-2`, … — never overwriting an earlier one),
+///   the store starts from defaults, and a ``StorageWarning`` says so. A file
+///   that exists but cannot be read is left untouched.
+/// - **Loading** happens on first use, so creating a store does no I/O.
+public actor FileKeyValueStore: KeyValueStore {
+  /// The file the store lives in.
+  public nonisolated let url: URL
+  private var values: [String: JSONValue]?
+  private var warnings: [StorageWarning] = []
+  /// Test hook: fail each write after the temporary file is written and
+  /// before the rename, as a crash there would.
+  var failBeforeRename = false
+
+  public init(url: URL) {
+    self.url = url
+  }
+
+  public func value<T: Codable & Sendable>(_ type: T.Type, forKey key: String) throws(StorageError) -> T? {
+    try load()[key].map { value throws(StorageError) in try value.decoded(as: T.self, key: key) }
+  }
+
+  public func set<T: Codable & Sendable>(_ value: T, forKey key: String) throws(StorageError) {
+    try set([key: try JSONValue.encoded(value, key: key)])
+  }
+
+  public func set(_ changes: [String: JSONValue]) throws(StorageError) {
+    var next = load()
+    next.merge(changes) { $1 }
+    try write(next)
+    values = next
+  }
+
+  public func removeValue(forKey key: String) throws(StorageError) {
+    var next = load()
+    guard next.removeValue(forKey: key) != nil else { return }
+    try write(next)
+    values = next
+  }
+
+  public func takeWarnings() -> [StorageWarning] {
+    _ = load()
+    defer { warnings = [] }
+    return warnings
+  }
+
+  func setFailBeforeRename(_ fail: Bool) { failBeforeRename = fail }
+
+  // MARK: File I/O
+
+  private func load() -> [String: JSONValue] {
+    if let values { return values }
+    let loaded = readFile()
+    values = loaded
+    return loaded
+  }
+
+  private func readFile() -> [String: JSONValue] {
+    let manager = FileManager.default
+    guard manager.fileExists(atPath: url.path) else { return [:] }
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      warnings.append(.unreadableFile(path: url.path, reason: "\(error.localizedDescription)"))
+      return [:]
+    }
+    if let object = try? JSONDecoder().decode([String: JSONValue].self, from: data) { return object }
+    let aside = corruptDestination()
+    do {
+      try manager.moveItem(at: url, to: aside)
+      warnings.append(.corruptFile(path: url.path, movedTo: aside.path))
+    } catch {
+      warnings.append(.unreadableFile(path: url.path, reason: "corrupt, and could not be moved aside: \(error)"))
+    }
+    return [:]
+  }
+
+  private func corruptDestination() -> URL {
+    var candidate = url.appendingPathExtension("corrupt")
+    var index = 2
+    while FileManager.default.fileExists(atPath: candidate.path) {
+      candidate = url.appendingPathExtension("corrupt-\(index)")
+      index += 1
+    }
+    return candidate
+  }
+
+  private func write(_ values: [String: JSONValue]) throws(StorageError) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let directory = url.deletingLastPathComponent()
+    let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      try encoder.encode(values).write(to: temporary)
+    } catch {
+      try? FileManager.default.removeItem(at: temporary)
+      throw .writeFailed(path: url.path, reason: "\(error.localizedDescription)")
+    }
+    if failBeforeRename {
+      throw .writeFailed(path: url.path, reason: "interrupted before the rename (test hook)")
+    }
+    guard rename(temporary.path, url.path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      try? FileManager.default.removeItem(at: temporary)
+      throw .writeFailed(path: url.path, reason: reason)
+    }
+  }
+}

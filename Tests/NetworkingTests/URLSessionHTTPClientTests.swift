@@ -1,0 +1,196 @@
+import Foundation
+import Networking
+import Testing
+
+/// The real client against a real server on loopback, one fault per test.
+@Suite("URLSessionHTTPClient on loopback")
+struct URLSessionHTTPClientTests {
+  let server: FakeAPIServer
+  let client = URLSessionHTTPClient()
+
+  init() throws { server = try FakeAPIServer() }
+
+  func request(_ path: String, timeout: Duration = .seconds(5)) throws -> HTTPRequest {
+    try HTTPRequest(scheme: "http", host: "127.0.0.1", port: server.port, path: path, timeout: timeout)
+  }
+
+  struct Current: Decodable {
+    struct Observation: Decodable {
+      struct Weather: Decodable { let description: String }
+      let temp: Double
+      let weather: Weather
+    }
+    let data: [Observation]
+  }
+
+  @Test("A 200 in Weatherbit's format decodes")
+  func success() async throws {
+    let response = try await client.send(request("/fixture/weatherbit-current-richmond"))
+    let current = try response.decode(Current.self)
+    #expect(current.data.first?.temp == 71.6)
+    #expect(current.data.first?.weather.description == "Broken clouds")
+  }
+
+  @Test("The query is built with URLComponents and escaped")
+  func queryEscaping() async throws {
+    let request = try HTTPRequest(
+      scheme: "http", host: "127.0.0.1", port: server.port, path: "/echo",
+      query: [("name", "Richmond, VA"), ("q", "a&b=c")])
+    struct Echo: Decodable { let query: [String: String] }
+    let echo = try await client.send(request).decode(Echo.self)
+    #expect(echo.query == ["name": "Richmond, VA", "q": "a&b=c"])
+  }
+
+  @Test("HTTP 500 → status error with a redacted snippet")
+  func serverError() async throws {
+    let response = try await client.send(request("/status/500"))
+    #expect(throws: HTTPError.self) { try response.requireSuccess() }
+    do {
+      _ = try response.requireSuccess()
+    } catch {
+      guard case .status(500, let body, nil) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(body.contains("status 500"))
+      #expect(!body.contains("s3cr3t"))
+    }
+  }
+
+  @Test("HTTP 403 → status 403 carrying Weatherbit's message")
+  func forbidden() async throws {
+    let response = try await client.send(request("/status/403"))
+    #expect {
+      try response.decode(Current.self)
+    } throws: { error in
+      guard case HTTPError.status(403, let body, _) = error else { return false }
+      return body.contains("API key not valid")
+    }
+  }
+
+  @Test("HTTP 429 → status 429 with Retry-After")
+  func rateLimited() async throws {
+    let response = try await client.send(request("/status/429"))
+    #expect(throws: HTTPError.status(code: 429, body: Redaction.snippet(of: response.body), retryAfter: 120)) {
+      try response.requireSuccess()
+    }
+  }
+
+  @Test("Malformed JSON → undecodable, naming the type")
+  func malformed() async throws {
+    let response = try await client.send(request("/malformed"))
+    #expect {
+      try response.decode(Current.self)
+    } throws: { error in
+      guard case HTTPError.undecodable(let type, _, let reason) = error else { return false }
+      return type == "Current" && reason == "malformed JSON"
+    }
+  }
+
+  @Test("A wrong shape names the coding path that failed")
+  func wrongShape() async throws {
+    struct Wrong: Decodable {
+      struct Observation: Decodable { let temp: String }
+      let data: [Observation]
+    }
+    let response = try await client.send(request("/fixture/weatherbit-current-seoul"))
+    #expect(throws: HTTPError.undecodable(type: "Wrong", codingPath: "data[0].temp", reason: "expected String")) {
+      try response.decode(Wrong.self)
+    }
+  }
+
+  @Test("An empty body → emptyBody")
+  func emptyBody() async throws {
+    let response = try await client.send(request("/empty"))
+    #expect(throws: HTTPError.emptyBody) { try response.decode(Current.self) }
+  }
+
+  @Test("A response slower than the timeout → timedOut, without waiting for it")
+  func timeout() async throws {
+    let started = ContinuousClock.now
+    await #expect(throws: HTTPError.timedOut) {
+      try await client.send(request("/slow?ms=5000", timeout: .milliseconds(300)))
+    }
+    #expect(ContinuousClock.now - started < .seconds(4))
+  }
+
+  @Test("A connection closed mid-body → transport error")
+  func truncated() async throws {
+    await #expect {
+      try await client.send(request("/truncated"))
+    } throws: { error in
+      if case HTTPError.transport = error { return true }
+      return false
+    }
+  }
+
+  @Test("Connection refused → transport error")
+  func refused() async throws {
+    let request = try HTTPRequest(scheme: "http", host: "127.0.0.1", port: server.closedPort, path: "/")
+    await #expect {
+      try await client.send(request)
+    } throws: { error in
+      if case HTTPError.transport = error { return true }
+      return false
+    }
+  }
+
+  @Test("Cancelling the caller cancels the transfer")
+  func cancellation() async throws {
+    let slow = try request("/slow?ms=5000", timeout: .seconds(10))
+    let client = self.client
+    let task = Task { try await client.send(slow) }
+    task.cancel()
+    let started = ContinuousClock.now
+    await #expect(throws: HTTPError.cancelled) { try await task.value }
+    #expect(ContinuousClock.now - started < .seconds(4))
+  }
+
+  @Test("POST sends the JSON body and headers")
+  func postBody() async throws {
+    var request = try self.request("/echo")
+    request.method = .post
+    request.headers.append((name: "X-Trace", value: "abc"))
+    try request.setJSONBody(["id": "alice"])
+    struct Echo: Decodable {
+      let method: String
+      let headers: [String: String]
+      let body: String
+    }
+    let echo = try await client.send(request).decode(Echo.self)
+    #expect(echo.method == "POST")
+    #expect(echo.headers["x-trace"] == "abc")
+    #expect(echo.headers["content-type"] == "application/json")
+    #expect(echo.body == #"{"id":"alice"}"#)
+  }
+}
+
+@Suite("Redaction")
+struct RedactionTests {
+  @Test("Secret query values are masked in descriptions")
+  func queryRedacted() throws {
+    let request = try HTTPRequest(
+      host: "api.weatherbit.io", path: "/v2.0/current",
+      query: [("key", "abc123"), ("lat", "37.5"), ("access_token", "t0k")],
+      headers: [("X-NCP-APIGW-API-KEY", "secret-value")])
+    #expect(!request.description.contains("abc123"))
+    #expect(!request.description.contains("t0k"))
+    #expect(request.description.contains("lat=37.5"))
+    #expect(Redaction.redact(headers: request.headers).first?.value == Redaction.mask)
+  }
+
+  @Test("Secret JSON fields are masked in body snippets")
+  func bodyRedacted() {
+    let body = Data(#"{"accessToken": "aaa", "refresh_token":"bbb", "name": "kim", "password" : "p\"w"}"#.utf8)
+    let snippet = Redaction.snippet(of: body)
+    #expect(!snippet.contains("aaa") && !snippet.contains("bbb") && !snippet.contains("p\\\"w"))
+    #expect(snippet.contains("kim"))
+  }
+
+  @Test("An invalid URL is a typed error")
+  func invalidURL() {
+    #expect(throws: HTTPError.invalidURL("https://example.com:bad")) {
+      try HTTPRequest(host: "example.com", path: ":bad")
+    }
+  }
+}
