@@ -12,18 +12,31 @@ let package = Package(
     .library(name: "Networking", targets: ["Networking"]),
     .library(name: "Storage", targets: ["Storage"]),
     .library(name: "EmbeddedBackend", targets: ["EmbeddedBackend"]),
+    .library(name: "WeatherFeature", targets: ["WeatherFeature"]),
+    .library(name: "LoginFeature", targets: ["LoginFeature"]),
+    .library(name: "FindNumberFeature", targets: ["FindNumberFeature"]),
   ],
   targets: [
     // Tests/Fixtures holds API payloads in the real formats; tests read them by path.
     .target(name: "ActorMVVM"),
-    .target(name: "ActorMVVMTesting", dependencies: ["ActorMVVM"]),
+    .target(name: "ActorMVVMTesting", dependencies: ["ActorMVVM", "Networking"]),
     .target(name: "Networking", dependencies: ["ActorMVVM"]),
     .target(name: "Storage", dependencies: ["ActorMVVM"]),
     .target(name: "EmbeddedBackend", dependencies: ["ActorMVVM", "Networking"]),
+    // Features: Presentation → Domain ← Data, one slice per target.
+    .target(name: "WeatherFeature", dependencies: ["ActorMVVM", "Networking"]),
+    .target(name: "LoginFeature", dependencies: ["ActorMVVM", "Networking"]),
+    .target(name: "FindNumberFeature", dependencies: ["ActorMVVM", "Networking", "Storage"]),
     .testTarget(name: "ActorMVVMTests", dependencies: ["ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
     .testTarget(name: "EmbeddedBackendTests", dependencies: ["EmbeddedBackend", "Networking", "ActorMVVMTesting"]),
+    .testTarget(
+      name: "WeatherFeatureTests", dependencies: ["WeatherFeature", "EmbeddedBackend", "ActorMVVMTesting"]),
+    .testTarget(name: "LoginFeatureTests", dependencies: ["LoginFeature", "EmbeddedBackend", "ActorMVVMTesting"]),
+    .testTarget(
+      name: "FindNumberFeatureTests",
+      dependencies: ["FindNumberFeature", "EmbeddedBackend", "ActorMVVMTesting", "Storage"]),
     .testTarget(
       name: "StressTests",
       dependencies: ["ActorMVVM", "ActorMVVMTesting", "Networking", "Storage", "EmbeddedBackend"]),

@@ -15,6 +15,8 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
   case timedOut
   /// The request was cancelled before it completed.
   case cancelled
+  /// What came back was not an HTTP response.
+  case invalidResponse
   /// A status outside 2xx, with a short redacted snippet of the body and the
   /// `Retry-After` seconds, when the server sent them.
   case status(code: Int, body: String, retryAfter: Int?)
@@ -31,11 +33,24 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case .transport(let reason): "network failure: \(reason)"
     case .timedOut: "timed out"
     case .cancelled: "cancelled"
+    case .invalidResponse: "the response is not HTTP"
     case .status(let code, let body, let retryAfter):
       "HTTP \(code)" + (retryAfter.map { " (retry after \($0) s)" } ?? "") + (body.isEmpty ? "" : ": \(body)")
     case .emptyBody: "empty response body"
     case .undecodable(let type, let path, let reason):
       "cannot decode \(type)" + (path.isEmpty ? "" : " at \(path)") + ": \(reason)"
+    }
+  }
+
+  /// Runs `body`, turning its ``HTTPError`` into a feature's own error with
+  /// `map`: how Data-layer actors keep HTTP out of their domain's types.
+  public static func mapping<T, E: Error>(
+    _ map: (HTTPError) -> E, _ body: () async throws(HTTPError) -> T
+  ) async throws(E) -> T {
+    do {
+      return try await body()
+    } catch {
+      throw map(error)
     }
   }
 

@@ -50,7 +50,7 @@ public actor URLSessionHTTPClient: HTTPClient {
               continuation.resume(
                 returning: HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
             } else {
-              continuation.resume(throwing: HTTPError.transport("the response is not HTTP"))
+              continuation.resume(throwing: HTTPError.invalidResponse)
             }
           }
           transfer.start(task)

@@ -66,7 +66,7 @@ struct OperatorTests {
 
   @Test("Cancelling the consumer cancels the upstream tasks")
   func combineLatestCancels() async {
-    let drained = Gate()
+    let drained = TestGate()
     let a = SignallingSequence(elements: [1], onDrained: { drained.open() })
     let b = SignallingSequence(elements: [2], onDrained: {})
     let consumer = Task {
@@ -81,7 +81,7 @@ struct OperatorTests {
 
   @Test("withLatestFrom pairs with the latest other element and drops earlier taps")
   func withLatestFrom() async {
-    let otherDrained = Gate()
+    let otherDrained = TestGate()
     let (taps, tapContinuation) = AsyncStream<Int>.makeStream()
     let other = SignallingSequence(elements: ["id", "id+pw"], onDrained: { otherDrained.open() })
     let paired = taps.withLatestFrom(other)

@@ -113,31 +113,6 @@ struct SignallingSequence<Element: Sendable>: AsyncSequence, Sendable {
   }
 }
 
-/// A one-shot gate: `wait()` returns once `open()` has been called.
-final class Gate: Sendable {
-  private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-  func open() {
-    let waiters = state.withLock { state in
-      state.open = true
-      defer { state.waiters = [] }
-      return state.waiters
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-
-  func wait() async {
-    await withCheckedContinuation { continuation in
-      let open = state.withLock { state -> Bool in
-        if state.open { return true }
-        state.waiters.append(continuation)
-        return false
-      }
-      if open { continuation.resume() }
-    }
-  }
-}
-
 /// Collects the first `count` elements of a sequence.
 func collect<S: AsyncSequence>(_ sequence: S, count: Int) async throws -> [S.Element] {
   var result: [S.Element] = []

@@ -28,6 +28,9 @@ package final class EffectRunner<Input: Sendable, Output: Sendable> {
   /// Runs that are live.
   package var liveCount: Int { live.count }
 
+  /// Tasks that have not returned yet: live runs plus cancelled ones still winding down.
+  package var activeCount: Int { live.count + winding.count }
+
   /// Whether results of the run with `generation` may still land.
   @inline(__always)
   package func isLive(_ generation: UInt64) -> Bool { live[generation] != nil }

@@ -156,14 +156,15 @@ public actor Feature<Machine: StateMachine> {
 
   // MARK: Lifetime
 
-  /// Returns once every input sent before the call has been reduced and no
-  /// effect is running (effects started meanwhile included). Effects that
-  /// never end (timers, endless bindings of their own) keep it waiting; use
+  /// Returns once every input sent before the call has been reduced and
+  /// every effect task has returned and had its inputs handled (effects
+  /// started meanwhile, and cancelled ones still winding down, included).
+  /// Effects that never end (timers, endless loops) keep it waiting; use
   /// ``flush()`` to wait for the mailbox alone. Returns at once after
   /// ``finish()``.
   public func idle() async {
     drainPending()
-    guard lifecycle == .running, runner.liveCount > 0 else { return }
+    guard lifecycle == .running, runner.activeCount > 0 else { return }
     await withCheckedContinuation { idleWaiters.append($0) }
   }
 
@@ -242,7 +243,7 @@ public actor Feature<Machine: StateMachine> {
   }
 
   private func resumeIdleWaitersIfIdle() {
-    guard !idleWaiters.isEmpty, runner.liveCount == 0 else { return }
+    guard !idleWaiters.isEmpty, runner.activeCount == 0 else { return }
     let waiters = idleWaiters
     idleWaiters = []
     for waiter in waiters { waiter.resume() }

@@ -1,0 +1,129 @@
+import ActorMVVM
+
+/// The FindNumber game (seed 002): guess the number the API drew (1–3).
+///
+/// The article's `ViewModel { Input; Output; transform }` becomes this
+/// machine. Rules, exactly as the article:
+/// - the target is 1 until a number has been fetched; `gameStart` fetches one;
+/// - a right guess fetches a new target, and only when it arrives: round + 1,
+///   currentRecord + 1, bestRecord = max(bestRecord, currentRecord + 1);
+/// - a wrong guess: round 1, currentRecord 0, and no request;
+/// - `resetStage`: round 1, bestRecord 0, currentRecord 0;
+/// - a failed fetch changes no record and emits `.error`.
+/// Fetches are `flatMapLatest`: a newer one supersedes an older one.
+/// Every change of the records is saved; saves carry a revision, so the
+/// store ends on the newest records even when saves overlap.
+public struct FindNumberMachine: StateMachine {
+  public struct State: Equatable, Sendable {
+    public var target = 1
+    public var records: GameRecords
+    public var isLoading = false
+    /// Bumped on every change of the records; orders their saves.
+    public var revision = 0
+
+    public init(records: GameRecords = GameRecords()) { self.records = records }
+
+    public var round: Int { records.round }
+    public var bestRecord: Int { records.bestRecord }
+    public var currentRecord: Int { records.currentRecord }
+
+    /// The article's labels.
+    public var stageText: String { "스테이지: \(round)" }
+    public var bestRecordText: String { "최대: \(bestRecord)번 연속 성공!" }
+    public var currentRecordText: String { "현재: \(currentRecord)번 연속 성공!" }
+  }
+
+  public enum Input: Sendable, Equatable {
+    case gameStart
+    case checkNumber(Int)
+    case resetStage
+    /// A target fetched at the start of a game.
+    case targetFetched(Int)
+    /// A target fetched after a right guess: the round is won.
+    case nextRoundFetched(Int)
+    case fetchFailed(FindNumberError)
+    case saveFailed(FindNumberError)
+  }
+
+  public enum Output: Sendable, Equatable {
+    case error(FindNumberError)
+  }
+
+  let numbers: any RandomNumberUseCase
+  let records: any RecordRepository
+
+  public init(numbers: any RandomNumberUseCase, records: any RecordRepository) {
+    self.numbers = numbers
+    self.records = records
+  }
+
+  /// The state to start from: the stored records, target 1.
+  public static func initialState(from records: any RecordRepository) async -> State {
+    State(records: await records.load())
+  }
+
+  enum ID: Hashable, Sendable { case fetch }
+
+  public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    let before = state.records
+    let effect: Effect<Input, Output>
+    switch input {
+    case .gameStart:
+      state.isLoading = true
+      effect = fetch(then: Input.targetFetched)
+    case .checkNumber(let number):
+      if number == state.target {
+        state.isLoading = true
+        effect = fetch(then: Input.nextRoundFetched)
+      } else {
+        state.records.round = 1
+        state.records.currentRecord = 0
+        effect = .none
+      }
+    case .resetStage:
+      state.records = GameRecords()
+      effect = .none
+    case .targetFetched(let target):
+      state.isLoading = false
+      state.target = target
+      effect = .none
+    case .nextRoundFetched(let target):
+      state.isLoading = false
+      state.target = target
+      state.records.bestRecord = max(state.records.bestRecord, state.records.currentRecord + 1)
+      state.records.round += 1
+      state.records.currentRecord += 1
+      effect = .none
+    case .fetchFailed(let error):
+      state.isLoading = false
+      effect = .emit(.error(error))
+    case .saveFailed(let error):
+      effect = .emit(.error(error))
+    }
+    guard state.records != before else { return effect }
+    state.revision += 1
+    return .merge(effect, save(state.records, revision: state.revision))
+  }
+
+  private func fetch(then result: @escaping @Sendable (Int) -> Input) -> Effect<Input, Output> {
+    let numbers = self.numbers
+    return .run(id: ID.fetch) { send in
+      do throws(FindNumberError) {
+        send(result(try await numbers.nextTarget()))
+      } catch {
+        send(.fetchFailed(error))
+      }
+    }
+  }
+
+  private func save(_ records: GameRecords, revision: Int) -> Effect<Input, Output> {
+    let repository = self.records
+    return .run { send in
+      do throws(FindNumberError) {
+        try await repository.save(records, revision: revision)
+      } catch {
+        send(.saveFailed(error))
+      }
+    }
+  }
+}
