@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "WeatherFeature", targets: ["WeatherFeature"]),
     .library(name: "LoginFeature", targets: ["LoginFeature"]),
     .library(name: "FindNumberFeature", targets: ["FindNumberFeature"]),
+    .library(name: "DirectionsFeature", targets: ["DirectionsFeature"]),
   ],
   targets: [
     // Tests/Fixtures holds API payloads in the real formats; tests read them by path.
@@ -27,6 +28,7 @@ let package = Package(
     .target(name: "WeatherFeature", dependencies: ["ActorMVVM", "Networking"]),
     .target(name: "LoginFeature", dependencies: ["ActorMVVM", "Networking"]),
     .target(name: "FindNumberFeature", dependencies: ["ActorMVVM", "Networking", "Storage"]),
+    .target(name: "DirectionsFeature", dependencies: ["ActorMVVM", "Networking"]),
     .testTarget(name: "ActorMVVMTests", dependencies: ["ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
@@ -37,6 +39,8 @@ let package = Package(
     .testTarget(
       name: "FindNumberFeatureTests",
       dependencies: ["FindNumberFeature", "EmbeddedBackend", "ActorMVVMTesting", "Storage"]),
+    .testTarget(
+      name: "DirectionsFeatureTests", dependencies: ["DirectionsFeature", "EmbeddedBackend", "ActorMVVMTesting"]),
     .testTarget(
       name: "StressTests",
       dependencies: ["ActorMVVM", "ActorMVVMTesting", "Networking", "Storage", "EmbeddedBackend"]),

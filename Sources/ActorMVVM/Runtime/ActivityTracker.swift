@@ -35,10 +35,10 @@ public final class ActivityTracker: Sendable {
   public var isLoadingStream: AsyncStream<Bool> { relay.stream }
 
   /// Runs `work`, counting it as in flight until it returns, throws or is cancelled.
-  public func track<T>(
+  public func track<T, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
-    _ work: () async throws -> sending T
-  ) async rethrows -> sending T {
+    _ work: () async throws(Failure) -> sending T
+  ) async throws(Failure) -> sending T {
     begin()
     defer { end() }
     return try await work()

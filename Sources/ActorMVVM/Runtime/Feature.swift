@@ -105,6 +105,19 @@ public actor Feature<Machine: StateMachine> {
     }
   }
 
+  /// Sends `transform(element)` for every element of `values`: binds a
+  /// control's values to an input case, like `idField.rx.text.bind(to:
+  /// viewModel.idChanged)` (`feature.bind(idTexts, to: Input.idChanged)`).
+  /// Same contract as ``bind(_:)``.
+  @discardableResult
+  public nonisolated func bind<Values: AsyncSequence & Sendable>(
+    _ values: Values, to transform: @escaping @Sendable (Values.Element) -> Input
+  ) -> Task<Void, Never>? where Values.Failure == Never {
+    mailbox.startBinding(counters: counters) { mailbox in
+      for await value in values { mailbox.push(.input(transform(value))) }
+    }
+  }
+
   /// Like ``bind(_:)`` for a throwing sequence: if it throws, `catch` turns
   /// the error into a last input and the binding ends.
   @discardableResult

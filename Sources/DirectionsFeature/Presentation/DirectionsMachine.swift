@@ -1,0 +1,127 @@
+import ActorMVVM
+
+/// The route finder (seed 003): tap the map for a start and a goal, tap
+/// "길찾기" for the route, open the detail list.
+///
+/// The view model stays "dumb", as the article insists: it never names the
+/// network. Directions come from a ``DirectionsService``; `isLoading` is the
+/// ``ActivityTracker``'s in-flight count, bound in by ``makeFeature(service:counters:)``.
+///
+/// Markers: the first tap sets the start, the second the goal, and every
+/// later tap *moves the goal* (the start stays where the user put it; "reset"
+/// clears both). Moving a marker clears the drawn route and cancels a
+/// request in flight, since its answer would no longer match the markers.
+public struct DirectionsMachine: StateMachine {
+  public struct State: Equatable, Sendable {
+    public var currentLocation: Coordinate?
+    public var start: Coordinate?
+    public var goal: Coordinate?
+    public var path: [Coordinate] = []
+    public var summary: RouteSummary?
+    public var guide: [GuideStep] = []
+    public var isDetailShown = false
+    public var isLoading = false
+    public var error: DirectionsError?
+
+    public init() {}
+
+    /// The markers on the map, start first.
+    public var markers: [Coordinate] { [start, goal].compactMap { $0 } }
+  }
+
+  public enum Input: Sendable, Equatable {
+    case locationUpdated(Coordinate)
+    case mapTapped(Coordinate)
+    case resetMarkersTapped
+    case drawPathTapped
+    case detailTapped
+    case detailClosed
+    case routeLoaded(DrivingRoute)
+    case routeFailed(DirectionsError)
+    case loadingChanged(Bool)
+  }
+
+  public typealias Output = Never
+
+  let service: any DirectionsService
+  let activity: ActivityTracker
+
+  public init(service: any DirectionsService, activity: ActivityTracker) {
+    self.service = service
+    self.activity = activity
+  }
+
+  /// A feature running this machine with its activity tracker bound to
+  /// `isLoading`: the composition root's one call.
+  public static func makeFeature(
+    service: any DirectionsService, counters: LifetimeCounters = .shared
+  ) -> Feature<DirectionsMachine> {
+    let activity = ActivityTracker(counters: counters)
+    let feature = Feature(
+      DirectionsMachine(service: service, activity: activity), initialState: State(), counters: counters)
+    feature.bind(activity.isLoadingValues, to: Input.loadingChanged)
+    return feature
+  }
+
+  enum ID: Hashable, Sendable { case route }
+
+  public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .locationUpdated(let coordinate):
+      state.currentLocation = coordinate
+      return .none
+    case .mapTapped(let coordinate):
+      if state.start == nil { state.start = coordinate } else { state.goal = coordinate }
+      clearRoute(&state)
+      return .cancel(id: ID.route)
+    case .resetMarkersTapped:
+      state.start = nil
+      state.goal = nil
+      clearRoute(&state)
+      return .cancel(id: ID.route)
+    case .drawPathTapped:
+      guard let start = state.start, let goal = state.goal else {
+        state.error = .needsStartAndGoal
+        return .none
+      }
+      state.error = nil
+      let (service, activity) = (self.service, self.activity)
+      let navigation = NavigationData(start: start, goal: goal)
+      return .run(id: ID.route) { send in
+        do throws(DirectionsError) {
+          let route = try await activity.track { () async throws(DirectionsError) in
+            try await service.route(navigation)
+          }
+          send(.routeLoaded(route))
+        } catch {
+          send(.routeFailed(error))
+        }
+      }
+    case .detailTapped:
+      state.isDetailShown = !state.guide.isEmpty
+      return .none
+    case .detailClosed:
+      state.isDetailShown = false
+      return .none
+    case .routeLoaded(let route):
+      state.path = route.path
+      state.summary = route.summary
+      state.guide = route.guide
+      return .none
+    case .routeFailed(let error):
+      state.error = error
+      return .none
+    case .loadingChanged(let isLoading):
+      state.isLoading = isLoading
+      return .none
+    }
+  }
+
+  private func clearRoute(_ state: inout State) {
+    state.path = []
+    state.summary = nil
+    state.guide = []
+    state.isDetailShown = false
+    state.error = nil
+  }
+}
