@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "LoginFeature", targets: ["LoginFeature"]),
     .library(name: "FindNumberFeature", targets: ["FindNumberFeature"]),
     .library(name: "DirectionsFeature", targets: ["DirectionsFeature"]),
+    .library(name: "InterviewFeature", targets: ["InterviewFeature"]),
   ],
   targets: [
     // Tests/Fixtures holds API payloads in the real formats; tests read them by path.
@@ -29,6 +30,7 @@ let package = Package(
     .target(name: "LoginFeature", dependencies: ["ActorMVVM", "Networking"]),
     .target(name: "FindNumberFeature", dependencies: ["ActorMVVM", "Networking", "Storage"]),
     .target(name: "DirectionsFeature", dependencies: ["ActorMVVM", "Networking"]),
+    .target(name: "InterviewFeature", dependencies: ["ActorMVVM", "Networking", "Storage", "LoginFeature"]),
     .testTarget(name: "ActorMVVMTests", dependencies: ["ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
@@ -41,6 +43,9 @@ let package = Package(
       dependencies: ["FindNumberFeature", "EmbeddedBackend", "ActorMVVMTesting", "Storage"]),
     .testTarget(
       name: "DirectionsFeatureTests", dependencies: ["DirectionsFeature", "EmbeddedBackend", "ActorMVVMTesting"]),
+    .testTarget(
+      name: "InterviewFeatureTests",
+      dependencies: ["InterviewFeature", "LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "Storage"]),
     .testTarget(
       name: "StressTests",
       dependencies: ["ActorMVVM", "ActorMVVMTesting", "Networking", "Storage", "EmbeddedBackend"]),

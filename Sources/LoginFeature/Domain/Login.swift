@@ -13,7 +13,7 @@ public struct User: Codable, Equatable, Sendable {
 }
 
 /// An access and refresh token pair. `description` never shows them.
-public struct TokenPair: Equatable, Sendable, CustomStringConvertible {
+public struct TokenPair: Codable, Equatable, Sendable, CustomStringConvertible {
   public var accessToken: String
   public var refreshToken: String
   /// Seconds the access token lives from the moment it was issued.
@@ -29,7 +29,7 @@ public struct TokenPair: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// What a successful login yields.
-public struct LoginSession: Equatable, Sendable {
+public struct LoginSession: Codable, Equatable, Sendable {
   public var user: User
   public var tokens: TokenPair
 

@@ -1,0 +1,110 @@
+import ActorMVVM
+import LoginFeature
+import Storage
+
+/// The signed-in session: ``SessionUseCase`` over an ``AuthUseCase`` for
+/// refreshes and a ``KeyValueStore`` to survive restarts.
+///
+/// - **Expiry** is measured on the injected clock from the moment tokens
+///   were issued. A restored session's expiry is unknown, so its first use
+///   refreshes.
+/// - **One refresh at a time:** callers that find the token expired while a
+///   refresh is running await that refresh instead of starting another
+///   (20 concurrent requests → one refresh call).
+/// - **A failed refresh logs out:** the session is cleared, the store
+///   forgets it, and ``users`` publishes `nil`, which the coordinator turns
+///   into a trip to the login screen.
+/// - Tokens are stored under "interview.session" in the store given; they
+///   are never printed (``TokenPair``'s description hides them).
+public actor SessionManager: SessionUseCase {
+  public static let storageKey = "interview.session"
+
+  private let auth: any AuthUseCase
+  private let store: (any KeyValueStore)?
+  private let elapsed: @Sendable () -> Duration
+  private var session: LoginSession?
+  private var expiresAt: Duration = .zero
+  private var refreshing: Task<Result<LoginSession, LoginError>, Never>?
+  /// Refreshes started (for tests and diagnostics).
+  public private(set) var refreshCount = 0
+
+  /// The logged-in user; `nil` after a logout or a failed refresh.
+  /// Subscribers start with the current value.
+  public nonisolated let users: StateRelay<User?>
+
+  public init(auth: any AuthUseCase, store: (any KeyValueStore)? = nil, clock: any Clock<Duration> = ContinuousClock())
+  {
+    self.auth = auth
+    self.store = store
+    self.elapsed = Self.stopwatch(clock)
+    self.users = StateRelay(nil)
+  }
+
+  private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
+    let start = clock.now
+    return { start.duration(to: clock.now) }
+  }
+
+  public func currentUser() -> User? { session?.user }
+
+  public func start(_ session: LoginSession) async {
+    apply(session)
+    try? await store?.set(StoredSession(session: session), forKey: Self.storageKey)
+  }
+
+  public func restore() async -> User? {
+    if let session { return session.user }
+    guard let stored = try? await store?.value(StoredSession.self, forKey: Self.storageKey) else { return nil }
+    apply(stored.session)
+    expiresAt = .zero  // unknown after a restart: refresh on first use
+    return stored.session.user
+  }
+
+  public func logout() async {
+    session = nil
+    refreshing = nil
+    users.accept(nil)
+    try? await store?.removeValue(forKey: Self.storageKey)
+  }
+
+  public func validAccessToken() async throws(InterviewError) -> String {
+    guard let current = session else { throw .sessionExpired }
+    if elapsed() < expiresAt { return current.tokens.accessToken }
+    let task: Task<Result<LoginSession, LoginError>, Never>
+    if let running = refreshing {
+      task = running
+    } else {
+      refreshCount += 1
+      let (auth, refreshToken) = (self.auth, current.tokens.refreshToken)
+      task = Task {
+        do throws(LoginError) {
+          return .success(try await auth.refresh(refreshToken: refreshToken))
+        } catch {
+          return .failure(error)
+        }
+      }
+      refreshing = task
+    }
+    let result = await task.value
+    // The first caller back applies the result; the others find it applied.
+    if refreshing != nil {
+      refreshing = nil
+      switch result {
+      case .success(let renewed): await start(renewed)
+      case .failure: await logout()
+      }
+    }
+    guard case .success(let renewed) = result, session != nil else { throw .sessionExpired }
+    return renewed.tokens.accessToken
+  }
+
+  private func apply(_ session: LoginSession) {
+    self.session = session
+    expiresAt = elapsed() + .seconds(session.tokens.expiresIn)
+    if users.value != session.user { users.accept(session.user) }
+  }
+
+  struct StoredSession: Codable, Sendable {
+    let session: LoginSession
+  }
+}

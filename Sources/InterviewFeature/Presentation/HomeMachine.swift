@@ -1,0 +1,93 @@
+import ActorMVVM
+import LoginFeature
+
+/// The home screen: the member's interviews and unread messages, and the
+/// deep-link rules of the article's `HomeViewModel`:
+/// - analysis-complete(memIdx, termNo) opens that report only when the
+///   logged-in member is `memIdx` (and both are present); otherwise dismiss to main;
+/// - expiration 1d/3d/7d opens my page;
+/// - anything else, or nobody logged in: dismiss to main.
+public struct HomeMachine: StateMachine {
+  public enum Trigger: Equatable, Sendable { case home, unread }
+
+  public struct State: Equatable, Sendable {
+    public var member: User?
+    public var unreadCount = 0
+    public var interviews: [InterviewSummary] = []
+    public var isLoading = false
+    public var error: TriggeredError<Trigger>?
+
+    public init(member: User? = nil) { self.member = member }
+  }
+
+  public enum Input: Sendable, Equatable {
+    case appeared
+    case refreshUnreadTapped
+    case deepLinkReceived(DeepLink)
+    case homeLoaded(HomeData)
+    case unreadLoaded(Int)
+    case failed(TriggeredError<Trigger>)
+  }
+
+  public enum Output: Sendable, Equatable {
+    case openReport(termNo: Int)
+    case openMyPage
+    case dismissToMain
+    /// The session ended: log in again.
+    case sessionExpired
+  }
+
+  let home: any HomeUseCase
+
+  public init(home: any HomeUseCase) { self.home = home }
+
+  enum ID: Hashable, Sendable { case home, unread }
+
+  public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    switch input {
+    case .appeared:
+      state.isLoading = true
+      let home = self.home
+      return .run(id: ID.home) { send in
+        do throws(InterviewError) {
+          send(.homeLoaded(try await home.home()))
+        } catch {
+          send(.failed(TriggeredError(.home, error)))
+        }
+      }
+    case .refreshUnreadTapped:
+      let home = self.home
+      return .run(id: ID.unread) { send in
+        do throws(InterviewError) {
+          send(.unreadLoaded(try await home.home().unreadCount))
+        } catch {
+          send(.failed(TriggeredError(.unread, error)))
+        }
+      }
+    case .homeLoaded(let data):
+      state.isLoading = false
+      state.member = data.member
+      state.unreadCount = data.unreadCount
+      state.interviews = data.interviews
+      state.error = nil
+      return .none
+    case .unreadLoaded(let count):
+      state.unreadCount = count
+      return .none
+    case .failed(let error):
+      state.isLoading = false
+      state.error = error
+      return error.error == .sessionExpired ? .emit(.sessionExpired) : .none
+    case .deepLinkReceived(let link):
+      guard let member = state.member else { return .emit(.dismissToMain) }
+      switch link {
+      case .analysisComplete(let memIdx?, let termNo?) where memIdx == member.memIdx:
+        return .emit(.openReport(termNo: termNo))
+      case .expiration1d, .expiration3d, .expiration7d:
+        return .emit(.openMyPage)
+      default:
+        return .emit(.dismissToMain)
+      }
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import ActorMVVM
+import LoginFeature
+
+/// The intro screen: check the service, restore the stored session, then
+/// go home (session restored) or to login (none).
+public struct IntroMachine: StateMachine {
+  public struct State: Equatable, Sendable {
+    public var isChecking = false
+    /// Set while the service is under maintenance; the app stays here.
+    public var notice: String?
+    public var error: InterviewError?
+    public init() {}
+  }
+
+  public enum Input: Sendable, Equatable {
+    case appeared
+    case checked(ServiceStatus, restored: User?)
+    case failed(InterviewError)
+  }
+
+  public enum Output: Sendable, Equatable {
+    case showHome(User)
+    case showLogin
+  }
+
+  let serviceCheck: any ServiceCheckUseCase
+  let session: any SessionUseCase
+
+  public init(serviceCheck: any ServiceCheckUseCase, session: any SessionUseCase) {
+    self.serviceCheck = serviceCheck
+    self.session = session
+  }
+
+  public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    switch input {
+    case .appeared:
+      state.isChecking = true
+      state.error = nil
+      let (serviceCheck, session) = (self.serviceCheck, self.session)
+      return .run(id: "intro") { send in
+        do throws(InterviewError) {
+          let status = try await serviceCheck.serviceStatus()
+          send(.checked(status, restored: status.available ? await session.restore() : nil))
+        } catch {
+          send(.failed(error))
+        }
+      }
+    case .checked(let status, let user):
+      state.isChecking = false
+      guard status.available else {
+        state.notice = status.notice ?? "The service is under maintenance"
+        return .none
+      }
+      state.notice = nil
+      return .emit(user.map(Output.showHome) ?? .showLogin)
+    case .failed(let error):
+      state.isChecking = false
+      state.error = error
+      return .none
+    }
+  }
+}

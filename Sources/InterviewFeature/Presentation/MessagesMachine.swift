@@ -1,0 +1,215 @@
+import ActorMVVM
+
+/// The message room (the article's `MsgViewModel`): room info, the
+/// messages, and the report ("declare") flow. Declaring a message asks the
+/// coordinator for the declare screen; when that screen finishes, the
+/// result comes back as ``Input/declareFinished(_:)`` and becomes an
+/// `openURL` output or the "declare complete" alert.
+public struct MessagesMachine: StateMachine {
+  public enum Trigger: Equatable, Sendable { case rooms, messages }
+
+  public struct State: Equatable, Sendable {
+    public var rooms: [MessageRoom] = []
+    public var room: MessageRoom?
+    public var messages: [Message] = []
+    public var isLoading = false
+    public var error: TriggeredError<Trigger>?
+
+    public init() {}
+  }
+
+  public enum Input: Sendable, Equatable {
+    case appeared
+    case roomSelected(Int)
+    case declareTapped(messageId: Int)
+    case declareFinished(DeclareResult)
+    case roomsLoaded([MessageRoom])
+    case messagesLoaded(MessageRoom, [Message])
+    case failed(TriggeredError<Trigger>)
+  }
+
+  public enum Alert: Equatable, Sendable { case declareComplete }
+
+  public enum Output: Sendable, Equatable {
+    case openDeclare(Message)
+    case openURL(String)
+    case alert(Alert)
+    case sessionExpired
+  }
+
+  let messages: any MessagesUseCase
+
+  public init(messages: any MessagesUseCase) { self.messages = messages }
+
+  enum ID: Hashable, Sendable { case load }
+
+  public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    switch input {
+    case .appeared:
+      state.isLoading = true
+      return load(roomId: nil)
+    case .roomSelected(let roomId):
+      state.isLoading = true
+      return load(roomId: roomId)
+    case .roomsLoaded(let rooms):
+      state.rooms = rooms
+      return .none
+    case .messagesLoaded(let room, let messages):
+      state.isLoading = false
+      state.room = room
+      state.messages = messages
+      state.error = nil
+      return .none
+    case .declareTapped(let messageId):
+      guard let message = state.messages.first(where: { $0.messageId == messageId }) else {
+        state.error = TriggeredError(.messages, .notFound)
+        return .none
+      }
+      return .emit(.openDeclare(message))
+    case .declareFinished(.openURL(let url)):
+      return .emit(.openURL(url))
+    case .declareFinished(.completed):
+      return .emit(.alert(.declareComplete))
+    case .failed(let error):
+      state.isLoading = false
+      state.error = error
+      return error.error == .sessionExpired ? .emit(.sessionExpired) : .none
+    }
+  }
+
+  private func load(roomId: Int?) -> Effect<Input, Output> {
+    let messages = self.messages
+    return .run(id: ID.load) { send in
+      var trigger = Trigger.rooms
+      do throws(InterviewError) {
+        let rooms = try await messages.rooms()
+        send(.roomsLoaded(rooms))
+        guard let room = rooms.first(where: { $0.roomId == roomId }) ?? (roomId == nil ? rooms.first : nil) else {
+          throw .notFound
+        }
+        trigger = .messages
+        send(.messagesLoaded(room, try await messages.messages(roomId: room.roomId)))
+      } catch {
+        send(.failed(TriggeredError(trigger, error)))
+      }
+    }
+  }
+}
+
+/// The declare screen: a reason, then the report. It finishes with the
+/// API's answer, which the coordinator hands back to the message room.
+public struct DeclareMachine: StateMachine {
+  public struct State: Equatable, Sendable {
+    public var message: Message
+    public var reason = ""
+    public var isSubmitting = false
+    public var error: InterviewError?
+
+    public init(message: Message) { self.message = message }
+  }
+
+  public enum Input: Sendable, Equatable {
+    case reasonChanged(String)
+    case submitTapped
+    case declared(DeclareResult)
+    case failed(InterviewError)
+  }
+
+  public enum Output: Sendable, Equatable {
+    case finished(DeclareResult)
+    case sessionExpired
+  }
+
+  let declare: any DeclareUseCase
+
+  public init(declare: any DeclareUseCase) { self.declare = declare }
+
+  public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    switch input {
+    case .reasonChanged(let reason):
+      state.reason = reason
+      return .none
+    case .submitTapped:
+      state.isSubmitting = true
+      state.error = nil
+      let (declare, messageId, reason) = (self.declare, state.message.messageId, state.reason)
+      return .run(id: "declare") { send in
+        do throws(InterviewError) {
+          send(.declared(try await declare.declare(messageId: messageId, reason: reason)))
+        } catch {
+          send(.failed(error))
+        }
+      }
+    case .declared(let result):
+      state.isSubmitting = false
+      return .emit(.finished(result))
+    case .failed(let error):
+      state.isSubmitting = false
+      state.error = error
+      return error == .sessionExpired ? .emit(.sessionExpired) : .none
+    }
+  }
+}
+
+/// My page: the membership and a way out.
+public struct MyPageMachine: StateMachine {
+  public struct State: Equatable, Sendable {
+    public var page: MyPageData?
+    public var isLoading = false
+    public var error: InterviewError?
+    public init() {}
+  }
+
+  public enum Input: Sendable, Equatable {
+    case appeared
+    case logoutTapped
+    case loaded(MyPageData)
+    case failed(InterviewError)
+    case loggedOut
+  }
+
+  public enum Output: Sendable, Equatable {
+    case loggedOut
+    case sessionExpired
+  }
+
+  let myPage: any MyPageUseCase
+  let session: any SessionUseCase
+
+  public init(myPage: any MyPageUseCase, session: any SessionUseCase) {
+    self.myPage = myPage
+    self.session = session
+  }
+
+  public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    switch input {
+    case .appeared:
+      state.isLoading = true
+      let myPage = self.myPage
+      return .run(id: "page") { send in
+        do throws(InterviewError) {
+          send(.loaded(try await myPage.myPage()))
+        } catch {
+          send(.failed(error))
+        }
+      }
+    case .logoutTapped:
+      let session = self.session
+      return .run { send in
+        await session.logout()
+        send(.loggedOut)
+      }
+    case .loaded(let page):
+      state.isLoading = false
+      state.page = page
+      return .none
+    case .failed(let error):
+      state.isLoading = false
+      state.error = error
+      return error == .sessionExpired ? .emit(.sessionExpired) : .none
+    case .loggedOut:
+      state.page = nil
+      return .emit(.loggedOut)
+    }
+  }
+}

@@ -1,0 +1,206 @@
+import ActorMVVM
+import ActorMVVMTesting
+import EmbeddedBackend
+import InterviewFeature
+import LoginFeature
+import Networking
+import Storage
+import Testing
+
+let alice = User(id: "alice", name: "Alice Kim", memIdx: 1)
+
+/// The interview stack over an embedded backend with a test clock.
+struct Stack {
+  let clock = TestClock()
+  let backend: EmbeddedBackend
+  let store = InMemoryKeyValueStore()
+  let session: SessionManager
+  let api: InterviewAPIClient
+
+  init(tokenLifetime: Duration = .seconds(60)) {
+    backend = EmbeddedBackend(.init(clock: clock, accessTokenLifetime: tokenLifetime))
+    session = SessionManager(auth: InterviewAuthService(client: backend), store: store, clock: clock)
+    api = InterviewAPIClient(client: backend, session: session)
+  }
+
+  func login(_ id: String = "alice", _ password: String = "secret") async throws {
+    await session.start(try await InterviewAuthService(client: backend).login(id: id, password: password))
+  }
+}
+
+@Suite("Interview: session and token refresh")
+struct SessionTests {
+  @Test("20 concurrent requests with an expired token share exactly one refresh")
+  func oneRefresh() async throws {
+    let stack = Stack()
+    try await stack.login()
+    stack.clock.advance(by: .seconds(61))
+    let api = stack.api
+    try await withThrowingTaskGroup(of: Int.self) { group in
+      for _ in 0..<20 { group.addTask { try await api.home().unreadCount } }
+      for try await unread in group { #expect(unread == 3) }
+    }
+    #expect(await stack.backend.refreshCount == 1)
+    #expect(await stack.session.refreshCount == 1)
+  }
+
+  @Test("A failed refresh logs out: the session ends and users publishes nil")
+  func failedRefresh() async throws {
+    let stack = Stack()
+    try await stack.login()
+    var users = stack.session.users.values.makeAsyncIterator()
+    #expect(await users.next() == .some(alice))
+    stack.clock.advance(by: .seconds(61))
+    await stack.backend.inject(.status(401, body: #"{"code":401,"message":"refresh token invalid"}"#), on: .interview)
+    await #expect(throws: InterviewError.sessionExpired) { try await stack.api.home() }
+    #expect(await users.next() == .some(nil))
+    #expect(await stack.session.currentUser() == nil)
+    #expect(try await stack.store.value(Int.self, forKey: SessionManager.storageKey) == nil)
+  }
+
+  @Test("A stored session is restored and refreshed on first use")
+  func restore() async throws {
+    let stack = Stack()
+    try await stack.login()
+    let restarted = SessionManager(
+      auth: InterviewAuthService(client: stack.backend), store: stack.store, clock: stack.clock)
+    #expect(await restarted.restore() == alice)
+    _ = try await InterviewAPIClient(client: stack.backend, session: restarted).home()
+    #expect(await restarted.refreshCount == 1)
+  }
+}
+
+@Suite("Interview: deep links")
+struct DeepLinkTests {
+  @Test(
+    "Parsing",
+    arguments: [
+      ("actormvvm://analysis-complete?memIdx=1&termNo=101", DeepLink.analysisComplete(memIdx: 1, termNo: 101)),
+      ("actormvvm://analysis-complete?termNo=101", .analysisComplete(memIdx: nil, termNo: 101)),
+      ("actormvvm://expiration?days=1", .expiration1d),
+      ("actormvvm://expiration?days=3", .expiration3d),
+      ("ACTORMVVM://expiration?days=7", .expiration7d),
+      ("actormvvm://expiration?days=2", .other("expiration")),
+      ("actormvvm://promo", .other("promo")),
+    ])
+  func parsing(text: String, link: DeepLink) throws {
+    #expect(try DeepLink(parsing: text) == link)
+  }
+
+  @Test(
+    "Malformed links are typed errors",
+    arguments: ["https://example.com", "not a url", "actormvvm://", "actormvvm://analysis-complete?memIdx=one"])
+  func malformed(text: String) {
+    #expect(throws: DeepLinkError.self) { try DeepLink(parsing: text) }
+  }
+
+  struct NoHome: HomeUseCase {
+    func home() async throws(InterviewError) -> HomeData { throw .notFound }
+  }
+
+  @Test("Home's rules: the right member opens the report; another member, missing data or nobody dismisses to main")
+  func homeRules() async {
+    let tester = FeatureTester(HomeMachine(home: NoHome()), initialState: .init(member: alice))
+    await tester.send(.deepLinkReceived(.analysisComplete(memIdx: 1, termNo: 101)))
+    await tester.expectOutput(.openReport(termNo: 101))
+    await tester.send(.deepLinkReceived(.analysisComplete(memIdx: 2, termNo: 201)))
+    await tester.expectOutput(.dismissToMain)
+    await tester.send(.deepLinkReceived(.analysisComplete(memIdx: 1, termNo: nil)))
+    await tester.expectOutput(.dismissToMain)
+    await tester.send(.deepLinkReceived(.expiration3d))
+    await tester.expectOutput(.openMyPage)
+    await tester.send(.deepLinkReceived(.other("promo")))
+    await tester.expectOutput(.dismissToMain)
+    await tester.finish()
+
+    let anonymous = FeatureTester(HomeMachine(home: NoHome()), initialState: .init())
+    await anonymous.send(.deepLinkReceived(.expiration1d))
+    await anonymous.expectOutput(.dismissToMain)
+    await anonymous.finish()
+  }
+}
+
+@Suite("Interview: screens")
+struct InterviewScreenTests {
+  @Test("Intro: restored session → home; none → login; maintenance → stays with the notice")
+  func intro() async throws {
+    let stack = Stack()
+    let fresh = FeatureTester(IntroMachine(serviceCheck: stack.api, session: stack.session), initialState: .init())
+    await fresh.send(.appeared) { $0.isChecking = true }
+    await fresh.receive(.checked(ServiceStatus(available: true, notice: nil), restored: nil)) { $0.isChecking = false }
+    await fresh.expectOutput(.showLogin)
+    await fresh.finish()
+
+    try await stack.login()
+    let restored = FeatureTester(IntroMachine(serviceCheck: stack.api, session: stack.session), initialState: .init())
+    await restored.send(.appeared) { $0.isChecking = true }
+    await restored.receive(.checked(ServiceStatus(available: true, notice: nil), restored: alice)) {
+      $0.isChecking = false
+    }
+    await restored.expectOutput(.showHome(alice))
+    await restored.finish()
+
+    await stack.backend.setInterviewMaintenance("점검 중입니다.")
+    let closed = FeatureTester(IntroMachine(serviceCheck: stack.api, session: stack.session), initialState: .init())
+    await closed.send(.appeared) { $0.isChecking = true }
+    await closed.receive(.checked(ServiceStatus(available: false, notice: "점검 중입니다."), restored: nil)) {
+      $0.isChecking = false
+      $0.notice = "점검 중입니다."
+    }
+    await closed.finish()
+  }
+
+  @Test("Report: load shows the title; the total report adds every section; errors carry their trigger")
+  func report() async throws {
+    let stack = Stack()
+    try await stack.login()
+    let feature = ReportMachine.makeFeature(termNo: 101, analysis: stack.api, counters: LifetimeCounters())
+    feature.send(.loadTriggered)
+    await feature.idle()
+    #expect(await feature.state.sections.count == 1)
+    feature.send(.totalReportTriggered)
+    await feature.idle()
+    let sections = await feature.state.sections
+    #expect(sections.count == 5)
+    if case .keywords(let keywords) = sections.last { #expect(keywords.contains("Swift")) }
+    await feature.finish()
+
+    let notReady = ReportMachine.makeFeature(termNo: 102, analysis: stack.api, counters: LifetimeCounters())
+    notReady.send(.totalReportTriggered)
+    await notReady.idle()
+    #expect(await notReady.state.error == TriggeredError(.totalReport, .notReady))
+    await notReady.finish()
+  }
+
+  @Test("Messages: declare → declare screen → a URL to open, or the declare-complete alert")
+  func declareFlow() async throws {
+    let stack = Stack()
+    try await stack.login()
+    let room = FeatureTester(MessagesMachine(messages: stack.api), initialState: .init())
+    await room.send(.appeared) { $0.isLoading = true }
+    let rooms = try await stack.api.rooms()
+    let messages = try await stack.api.messages(roomId: 1)
+    await room.receive(.roomsLoaded(rooms)) { $0.rooms = rooms }
+    await room.receive(.messagesLoaded(rooms[0], messages)) {
+      $0.isLoading = false
+      $0.room = rooms[0]
+      $0.messages = messages
+    }
+    await room.send(.declareTapped(messageId: 13))
+    await room.expectOutput(.openDeclare(messages[2]))
+
+    let declare = FeatureTester(DeclareMachine(declare: stack.api), initialState: .init(message: messages[2]))
+    await declare.send(.reasonChanged("spam")) { $0.reason = "spam" }
+    await declare.send(.submitTapped) { $0.isSubmitting = true }
+    let url = DeclareResult.openURL("https://help.interview.example/declare/13")
+    await declare.receive(.declared(url)) { $0.isSubmitting = false }
+    await declare.expectOutput(.finished(url))
+    await declare.finish()
+
+    await room.send(.declareFinished(url))
+    await room.expectOutput(.openURL("https://help.interview.example/declare/13"))
+    await room.send(.declareFinished(.completed))
+    await room.expectOutput(.alert(.declareComplete))
+    await room.finish()
+  }
+}
