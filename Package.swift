@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "FindNumberFeature", targets: ["FindNumberFeature"]),
     .library(name: "DirectionsFeature", targets: ["DirectionsFeature"]),
     .library(name: "InterviewFeature", targets: ["InterviewFeature"]),
+    .library(name: "AppCoordinator", targets: ["AppCoordinator"]),
   ],
   targets: [
     // Tests/Fixtures holds API payloads in the real formats; tests read them by path.
@@ -31,6 +32,13 @@ let package = Package(
     .target(name: "FindNumberFeature", dependencies: ["ActorMVVM", "Networking", "Storage"]),
     .target(name: "DirectionsFeature", dependencies: ["ActorMVVM", "Networking"]),
     .target(name: "InterviewFeature", dependencies: ["ActorMVVM", "Networking", "Storage", "LoginFeature"]),
+    // The composition root: the only target that names every feature's Data types.
+    .target(
+      name: "AppCoordinator",
+      dependencies: [
+        "ActorMVVM", "Networking", "Storage", "WeatherFeature", "LoginFeature", "FindNumberFeature",
+        "DirectionsFeature", "InterviewFeature",
+      ]),
     .testTarget(name: "ActorMVVMTests", dependencies: ["ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
@@ -46,6 +54,9 @@ let package = Package(
     .testTarget(
       name: "InterviewFeatureTests",
       dependencies: ["InterviewFeature", "LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "Storage"]),
+    .testTarget(
+      name: "AppCoordinatorTests",
+      dependencies: ["AppCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature", "LoginFeature"]),
     .testTarget(
       name: "StressTests",
       dependencies: ["ActorMVVM", "ActorMVVMTesting", "Networking", "Storage", "EmbeddedBackend"]),

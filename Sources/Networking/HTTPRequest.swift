@@ -44,7 +44,8 @@ public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
     components.port = port
     components.path = path
     if !query.isEmpty { components.queryItems = query.map { URLQueryItem(name: $0.name, value: $0.value) } }
-    guard !host.isEmpty, path.isEmpty || path.hasPrefix("/"), let url = components.url else {
+    // A "?" in the path would be escaped into it: queries go in `query`.
+    guard !host.isEmpty, path.isEmpty || path.hasPrefix("/"), !path.contains("?"), let url = components.url else {
       throw .invalidURL("\(scheme)://\(host)\(path)")
     }
     self.init(method: method, url: url, headers: headers, body: body, timeout: timeout)

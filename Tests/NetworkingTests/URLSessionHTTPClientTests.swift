@@ -10,8 +10,10 @@ struct URLSessionHTTPClientTests {
 
   init() throws { server = try FakeAPIServer() }
 
-  func request(_ path: String, timeout: Duration = .seconds(5)) throws -> HTTPRequest {
-    try HTTPRequest(scheme: "http", host: "127.0.0.1", port: server.port, path: path, timeout: timeout)
+  func request(_ path: String, query: [(name: String, value: String)] = [], timeout: Duration = .seconds(5)) throws
+    -> HTTPRequest
+  {
+    try HTTPRequest(scheme: "http", host: "127.0.0.1", port: server.port, path: path, query: query, timeout: timeout)
   }
 
   struct Current: Decodable {
@@ -108,7 +110,7 @@ struct URLSessionHTTPClientTests {
   @Test("A response slower than the timeout → timedOut (the 200 that comes later is never returned)")
   func timeout() async throws {
     await #expect(throws: HTTPError.timedOut) {
-      try await client.send(request("/slow?ms=3000", timeout: .milliseconds(300)))
+      try await client.send(request("/slow", query: [("ms", "3000")], timeout: .milliseconds(300)))
     }
   }
 
@@ -135,7 +137,7 @@ struct URLSessionHTTPClientTests {
 
   @Test("Cancelling the caller cancels the transfer (the 200 that comes later is never returned)")
   func cancellation() async throws {
-    let slow = try request("/slow?ms=3000", timeout: .seconds(30))
+    let slow = try request("/slow", query: [("ms", "3000")], timeout: .seconds(30))
     let client = self.client
     let task = Task { try await client.send(slow) }
     task.cancel()

@@ -54,6 +54,7 @@ public actor Feature<Machine: StateMachine> {
   private let runner: EffectRunner<Input, Output>
   private let counters: LifetimeCounters
   private var batch: [Mailbox<Machine>.Message] = []
+  private let emitted = Locked(0)
   private var lifecycle = Lifecycle.running
   private var idleWaiters: [CheckedContinuation<Void, Never>] = []
   private var finishWaiters: [CheckedContinuation<Void, Never>] = []
@@ -164,6 +165,10 @@ public actor Feature<Machine: StateMachine> {
   /// ``outputs``, faster. Subscribed when read.
   public nonisolated var outputValues: EventRelay<Output>.Values { outputRelay.values }
 
+  /// Outputs emitted so far. A listener that has handled this many outputs
+  /// has caught up (how the coordinator knows navigation has settled).
+  public nonisolated var emittedOutputCount: Int { emitted.withLock { $0 } }
+
   /// Effects whose results may still land.
   public var runningEffectCount: Int { runner.liveCount }
 
@@ -245,6 +250,7 @@ public actor Feature<Machine: StateMachine> {
     if case .none = effect.kind { return }
     runner.perform(effect) { output in
       publish()
+      emitted.withLock { $0 += 1 }
       outputRelay.accept(output)
     }
   }

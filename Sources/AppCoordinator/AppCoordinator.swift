@@ -1,0 +1,365 @@
+import ActorMVVM
+import DirectionsFeature
+import FindNumberFeature
+import InterviewFeature
+import LoginFeature
+import WeatherFeature
+
+/// Owns navigation: a stack of screens (the root never pops) and at most one
+/// modal. Features never navigate; they emit outputs, and the coordinator
+/// turns them into navigation, as the article's navigators did.
+///
+/// - **Isolation:** an actor. Every navigation change is one isolated step,
+///   so concurrent callers (deep links, opens, backs, feature outputs) can
+///   never leave the stack below its root or stack two modals.
+/// - **Lifetime:** pushing or presenting a route builds its feature from the
+///   ``AppContainer`` and starts it; popping or dismissing finishes that
+///   feature (effects cancelled, streams ended) and stops listening to it.
+/// - **Observation:** ``navigation`` (a ``StateRelay``, starting with the
+///   current state) and ``events`` (an ``EventRelay`` of each change).
+public actor AppCoordinator {
+  struct Entry {
+    let route: Route
+    let screen: Screen
+    let listener: Task<Void, Never>
+    let progress: Progress
+  }
+
+  /// How many outputs a listener has handled, and who waits for more.
+  final class Progress: Sendable {
+    private let state = Locked<(handled: Int, waiters: [(Int, CheckedContinuation<Void, Never>)])>((0, []))
+
+    func handledOne() {
+      let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        state.handled &+= 1
+        let handled = state.handled
+        let ready = state.waiters.filter { $0.0 <= handled }.map(\.1)
+        state.waiters.removeAll { $0.0 <= handled }
+        return ready
+      }
+      for waiter in ready { waiter.resume() }
+    }
+
+    /// Returns once `count` outputs have been handled, or the listener ended.
+    func wait(until count: Int) async {
+      await withCheckedContinuation { continuation in
+        let done = state.withLock { state -> Bool in
+          if state.handled >= count { return true }
+          state.waiters.append((count, continuation))
+          return false
+        }
+        if done { continuation.resume() }
+      }
+    }
+
+    /// Releases every waiter (the listener is gone).
+    func close() {
+      let waiters = state.withLock { state in
+        state.handled = .max / 2
+        defer { state.waiters = [] }
+        return state.waiters.map(\.1)
+      }
+      for waiter in waiters { waiter.resume() }
+    }
+  }
+
+  /// Outputs handled across all screens; part of what `settle` watches.
+  private var handledOutputs = 0
+  /// Listeners of ended screens, still returning.
+  private var retiring: [Task<Void, Never>] = []
+
+  public let container: AppContainer
+  private var stack: [Entry] = []
+  private var modal: Entry?
+  /// A route that needed a member, opened once login succeeds.
+  private var pendingRoute: Route?
+
+  /// The navigation state: current value first, then every change.
+  public nonisolated let navigation: StateRelay<NavigationState>
+  /// Every navigation change, in order.
+  public nonisolated let events: EventRelay<NavigationEvent>
+
+  public init(container: AppContainer) {
+    self.container = container
+    navigation = StateRelay(NavigationState(), counters: container.configuration.counters)
+    events = EventRelay(counters: container.configuration.counters)
+  }
+
+  /// The state right now.
+  public var state: NavigationState { NavigationState(stack: stack.map(\.route), modal: modal?.route) }
+
+  /// The screen on top (the modal if any).
+  public var topScreen: Screen? { (modal ?? stack.last)?.screen }
+
+  /// Screens alive right now, root first, modal last.
+  public var screens: [(Route, Screen)] { (stack + (modal.map { [$0] } ?? [])).map { ($0.route, $0.screen) } }
+
+  // MARK: Commands
+
+  /// Starts the app: Intro as the root.
+  public func start() async {
+    await setRoot(.intro)
+  }
+
+  /// Opens `route` from wherever the user is. Routes that need a member go
+  /// through login first when nobody is logged in.
+  public func open(_ route: Route) async {
+    if route.needsMember, await container.session.currentUser() == nil {
+      pendingRoute = route
+      await present(.login)
+      return
+    }
+    switch route {
+    case .intro, .home: await setRoot(route)
+    case _ where route.isModal: await present(route)
+    default:
+      await dismissModal()
+      await push(route)
+    }
+  }
+
+  /// Goes back one screen: dismisses the modal, else pops. Returns false at the root.
+  @discardableResult
+  public func back() async -> Bool {
+    if modal != nil {
+      await dismissModal()
+      return true
+    }
+    guard stack.count > 1 else { return false }
+    await pop()
+    return true
+  }
+
+  /// Dismisses the modal and pops to the root.
+  public func dismissToMain() async {
+    await dismissModal()
+    while stack.count > 1 { await pop() }
+  }
+
+  /// Handles an `actormvvm://` link. The home screen decides where it
+  /// leads (the article's rules); with nobody logged in it dismisses to main.
+  /// - Throws: ``DeepLinkError`` for a malformed link; nothing navigates.
+  public func handle(deepLink text: String) async throws(DeepLinkError) {
+    let link = try DeepLink(parsing: text)
+    guard case .home(let home) = stack.first?.screen else {
+      await dismissToMain()
+      return
+    }
+    home.send(.deepLinkReceived(link))
+    await home.flush()
+  }
+
+  /// Finishes every screen, top first, and ends the relays.
+  public func finish() async {
+    await dismissModal()
+    while let entry = stack.popLast() { await end(entry) }
+    await awaitRetired()
+    publish()
+    navigation.finish()
+    events.finish()
+  }
+
+  /// Returns once every live screen is idle and every output it emitted
+  /// has been handled, including the screens that handling opened: the
+  /// REPL's step between two commands, which keeps scripts deterministic.
+  /// Screens with effects that never end keep it waiting.
+  public func settle() async {
+    while true {
+      let before = (state, handledOutputs)
+      for entry in stack + (modal.map { [$0] } ?? []) {
+        await entry.screen.idle()
+        await entry.progress.wait(until: entry.screen.emittedOutputCount)
+      }
+      await awaitRetired()
+      if before == (state, handledOutputs) { return }
+    }
+  }
+
+  // MARK: Navigation steps
+
+  private func setRoot(_ route: Route) async {
+    await dismissModal()
+    while let entry = stack.popLast() { await end(entry) }
+    stack = [await begin(route)]
+    emit(.setRoot(route))
+  }
+
+  private func push(_ route: Route) async {
+    stack.append(await begin(route))
+    emit(.push(route))
+  }
+
+  private func pop() async {
+    guard stack.count > 1, let entry = stack.popLast() else { return }
+    await end(entry)
+    emit(.pop(entry.route))
+  }
+
+  private func present(_ route: Route) async {
+    await dismissModal()
+    modal = await begin(route)
+    emit(.present(route))
+  }
+
+  private func dismissModal() async {
+    guard let entry = modal else { return }
+    modal = nil
+    await end(entry)
+    emit(.dismiss(entry.route))
+  }
+
+  private func emit(_ event: NavigationEvent) {
+    publish()
+    events.accept(event)
+  }
+
+  private func publish() { navigation.accept(state) }
+
+  /// Builds the route's feature, listens to its outputs, starts it.
+  private func begin(_ route: Route, screen: Screen? = nil) async -> Entry {
+    let screen = if let screen { screen } else { await container.makeScreen(route) }
+    let progress = Progress()
+    return Entry(route: route, screen: screen, listener: listen(to: screen, progress: progress), progress: progress)
+  }
+
+  /// Finishes the screen. Its listener is not awaited here — this may run
+  /// inside that very listener (a login dismissing itself) — but kept in
+  /// ``retiring`` for `settle` and `finish` to await.
+  private func end(_ entry: Entry) async {
+    entry.listener.cancel()
+    await entry.screen.finish()
+    entry.progress.close()
+    retiring.append(entry.listener)
+  }
+
+  /// Awaits the listeners of ended screens. Never called from a listener.
+  private func awaitRetired() async {
+    while let listener = retiring.popLast() { await listener.value }
+  }
+
+  private func countHandled() { handledOutputs += 1 }
+
+  // MARK: Outputs → navigation
+
+  private func listen(to screen: Screen, progress: Progress) -> Task<Void, Never> {
+    func relay<Outputs: AsyncSequence & Sendable>(
+      _ outputs: Outputs, _ handle: @escaping @Sendable (AppCoordinator, Outputs.Element) async -> Void
+    ) -> Task<Void, Never> where Outputs.Failure == Never {
+      self.relay(outputs, progress: progress, handle)
+    }
+    switch screen {
+    case .intro(let feature):
+      defer { feature.send(.appeared) }  // after subscribing to its outputs
+      return relay(feature.outputValues) { coordinator, output in
+        switch output {
+        case .showHome: await coordinator.setRoot(.home)
+        case .showLogin: await coordinator.present(.login)
+        }
+      }
+    case .home(let feature):
+      defer { feature.send(.appeared) }  // after subscribing to its outputs
+      return relay(feature.outputValues) { coordinator, output in
+        switch output {
+        case .openReport(let termNo): await coordinator.present(.report(termNo: termNo))
+        case .openMyPage: await coordinator.present(.myPage)
+        case .dismissToMain: await coordinator.dismissToMain()
+        case .sessionExpired: await coordinator.present(.login)
+        }
+      }
+    case .login(let feature):
+      return relay(feature.outputValues) { coordinator, output in
+        if case .loggedIn(let session) = output { await coordinator.loggedIn(session) }
+      }
+    case .weather(let feature):
+      defer { feature.send(.cityEntered(WeatherMachine.defaultCity)) }  // after subscribing to its outputs
+      return relay(feature.outputValues) { _, _ in }
+    case .findNumber(let feature):
+      defer { feature.send(.gameStart) }  // after subscribing to its outputs
+      return relay(feature.outputValues) { _, _ in }
+    case .directions(let feature):
+      return relay(feature.outputValues) { _, _ in }
+    case .report(let feature):
+      defer { feature.send(.loadTriggered) }  // after subscribing to its outputs
+      return relay(feature.outputValues) { coordinator, _ in await coordinator.sessionExpired() }
+    case .messages(let feature):
+      defer { feature.send(.appeared) }  // after subscribing to its outputs
+      return relay(feature.outputValues) { coordinator, output in
+        switch output {
+        case .openDeclare(let message):
+          await coordinator.pushScreen(
+            .declare(messageId: message.messageId), coordinator.container.makeDeclareScreen(message))
+        case .openURL(let url): await coordinator.openURL(url)
+        case .alert: break
+        case .sessionExpired: await coordinator.sessionExpired()
+        }
+      }
+    case .declare(let feature):
+      return relay(feature.outputValues) { coordinator, output in
+        switch output {
+        case .finished(let result): await coordinator.declareFinished(result)
+        case .sessionExpired: await coordinator.sessionExpired()
+        }
+      }
+    case .myPage(let feature):
+      defer { feature.send(.appeared) }  // after subscribing to its outputs
+      return relay(feature.outputValues) { coordinator, output in
+        switch output {
+        case .loggedOut:
+          await coordinator.dismissToMain()
+          await coordinator.setRoot(.intro)
+        case .sessionExpired: await coordinator.sessionExpired()
+        }
+      }
+    }
+  }
+
+  /// Runs `handle` for each output until the feature finishes, counting
+  /// each one handled.
+  private nonisolated func relay<Outputs: AsyncSequence & Sendable>(
+    _ outputs: Outputs, progress: Progress,
+    _ handle: @escaping @Sendable (AppCoordinator, Outputs.Element) async -> Void
+  ) -> Task<Void, Never> where Outputs.Failure == Never {
+    Task { [weak self] in
+      for await output in outputs {
+        guard let self else { return }
+        await handle(self, output)
+        await self.countHandled()
+        progress.handledOne()
+      }
+    }
+  }
+
+  private func pushScreen(_ route: Route, _ screen: Screen) async {
+    stack.append(await begin(route, screen: screen))
+    emit(.push(route))
+  }
+
+  private func loggedIn(_ session: LoginSession) async {
+    await container.session.start(session)
+    await dismissModal()
+    if case .home? = stack.first?.route {
+      if case .home(let home) = stack.first?.screen { home.send(.appeared) }
+    } else {
+      await setRoot(.home)
+    }
+    if let route = pendingRoute {
+      pendingRoute = nil
+      await open(route)
+    }
+  }
+
+  private func sessionExpired() async {
+    await container.session.logout()
+    await present(.login)
+  }
+
+  private func declareFinished(_ result: DeclareResult) async {
+    guard case .declare? = stack.last?.route else { return }
+    await pop()
+    if case .messages(let messages) = stack.last?.screen { messages.send(.declareFinished(result)) }
+  }
+
+  private func openURL(_ url: String) {
+    events.accept(.openURL(url))
+  }
+}

@@ -1,0 +1,175 @@
+import ActorMVVM
+import ActorMVVMTesting
+import AppCoordinator
+import EmbeddedBackend
+import InterviewFeature
+import LoginFeature
+import Testing
+
+func makeCoordinator(
+  counters: LifetimeCounters = LifetimeCounters(), clock: any Clock<Duration> = ContinuousClock(),
+  latency: Duration = .zero
+) -> AppCoordinator {
+  let backend = EmbeddedBackend(.init(latency: latency, clock: clock))
+  return AppCoordinator(
+    container: AppContainer(
+      AppConfiguration(
+        httpClient: backend, clock: clock, weatherbitKey: EmbeddedBackend.demoWeatherbitKey,
+        naverCredentials: .init(
+          clientID: EmbeddedBackend.demoNaverClientID, clientSecret: EmbeddedBackend.demoNaverClientSecret),
+        counters: counters)))
+}
+
+extension AppCoordinator {
+  func login(_ id: String, _ password: String) async {
+    guard case .login(let login) = topScreen else {
+      Issue.record("expected the login screen on top, found \(state)")
+      return
+    }
+    login.send(.idChanged(id))
+    login.send(.passwordChanged(password))
+    login.send(.loginTapped)
+    await settle()
+  }
+}
+
+@Suite("AppCoordinator: flows")
+struct AppCoordinatorFlowTests {
+  @Test("start → intro → login → home")
+  func startToHome() async {
+    let coordinator = makeCoordinator()
+    await coordinator.start()
+    await coordinator.settle()
+    #expect(await coordinator.state == NavigationState(stack: [.intro], modal: .login))
+    await coordinator.login("alice", "secret")
+    #expect(await coordinator.state == NavigationState(stack: [.home], modal: nil))
+    guard case .home(let home) = await coordinator.topScreen else {
+      Issue.record("home is not on top")
+      return
+    }
+    #expect(await home.state.member?.memIdx == 1)
+    #expect(await home.state.unreadCount == 3)
+    await coordinator.finish()
+  }
+
+  @Test("A login failure stays on login with the error")
+  func loginFailure() async {
+    let coordinator = makeCoordinator()
+    await coordinator.start()
+    await coordinator.settle()
+    await coordinator.login("alice", "wrong")
+    #expect(await coordinator.state == NavigationState(stack: [.intro], modal: .login))
+    guard case .login(let login) = await coordinator.topScreen else {
+      Issue.record("login is not on top")
+      return
+    }
+    #expect(await login.state.errorMessage == "401 Error")
+    await coordinator.finish()
+  }
+
+  @Test("Deep link: the right member's report opens; another member's dismisses to main; malformed navigates nowhere")
+  func deepLinks() async throws {
+    let coordinator = makeCoordinator()
+    await coordinator.start()
+    await coordinator.settle()
+    await coordinator.login("alice", "secret")
+    try await coordinator.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101")
+    await coordinator.settle()
+    #expect(await coordinator.state == NavigationState(stack: [.home], modal: .report(termNo: 101)))
+    guard case .report(let report) = await coordinator.topScreen else { return }
+    #expect(await report.state.interview?.termNo == 101)
+
+    try await coordinator.handle(deepLink: "actormvvm://analysis-complete?memIdx=2&termNo=201")
+    await coordinator.settle()
+    #expect(await coordinator.state == NavigationState(stack: [.home], modal: nil))
+
+    try await coordinator.handle(deepLink: "actormvvm://expiration?days=7")
+    await coordinator.settle()
+    #expect(await coordinator.state.modal == .myPage)
+
+    let before = await coordinator.state
+    await #expect(throws: DeepLinkError.self) { try await coordinator.handle(deepLink: "https://evil.example") }
+    #expect(await coordinator.state == before)
+    await coordinator.finish()
+  }
+
+  @Test("Opening a member screen without a member goes through login, then opens it")
+  func pendingRoute() async {
+    let coordinator = makeCoordinator()
+    await coordinator.start()
+    await coordinator.settle()
+    await coordinator.back()  // close the login the intro opened
+    await coordinator.open(.weather)
+    await coordinator.settle()
+    #expect(await coordinator.state == NavigationState(stack: [.intro, .weather], modal: nil))
+    await coordinator.open(.messages)
+    #expect(await coordinator.state.modal == .login)
+    await coordinator.login("alice", "secret")
+    #expect(await coordinator.state == NavigationState(stack: [.home, .messages], modal: nil))
+    await coordinator.finish()
+  }
+
+  @Test("Messages → declare → back to the room with an URL to open")
+  func declare() async throws {
+    let coordinator = makeCoordinator()
+    var events = coordinator.events.values.makeAsyncIterator()
+    await coordinator.start()
+    await coordinator.settle()
+    await coordinator.login("alice", "secret")
+    await coordinator.open(.messages)
+    await coordinator.settle()
+    guard case .messages(let room) = await coordinator.topScreen else { return }
+    room.send(.declareTapped(messageId: 13))
+    await coordinator.settle()
+    #expect(await coordinator.state.stack == [.home, .messages, .declare(messageId: 13)])
+    guard case .declare(let declare) = await coordinator.topScreen else { return }
+    #expect(await declare.state.message.text.contains("광고"))
+    declare.send(.reasonChanged("spam"))
+    declare.send(.submitTapped)
+    await coordinator.settle()
+    #expect(await coordinator.state.stack == [.home, .messages])
+    var seen: [NavigationEvent] = []
+    while let event = await events.next() {
+      seen.append(event)
+      if case .openURL = event { break }
+    }
+    #expect(seen.last == .openURL("https://help.interview.example/declare/13"))
+    await coordinator.finish()
+  }
+
+  @Test("Navigation never pops below the root and never stacks two modals")
+  func invariants() async {
+    let coordinator = makeCoordinator()
+    await coordinator.start()
+    await coordinator.settle()
+    await coordinator.open(.login)
+    await coordinator.open(.login)
+    #expect(await coordinator.state.modal == .login)
+    #expect(await coordinator.back())
+    #expect(await coordinator.back() == false)
+    #expect(await coordinator.state.stack == [.intro])
+    await coordinator.finish()
+  }
+}
+
+@Suite("AppCoordinator: lifecycle")
+struct AppCoordinatorLifecycleTests {
+  @Test("1,000 rapid push/pop cycles with effects in flight leave nothing alive")
+  func pushPopChurn() async {
+    let counters = LifetimeCounters()
+    let clock = TestClock()
+    let coordinator = makeCoordinator(counters: counters, clock: clock, latency: .seconds(5))
+    await coordinator.open(.home)
+    for cycle in 0..<1_000 {
+      await coordinator.open(cycle.isMultiple(of: 2) ? .weather : .findNumber)  // effects sleep on the clock
+      await coordinator.back()
+    }
+    #expect(await coordinator.state.stack == [.home])
+    await coordinator.finish()
+    #expect(counters.effects == 0)
+    #expect(counters.bindings == 0)
+    #expect(counters.features == 0)
+    #expect(counters.subscriptions == 0)
+    #expect(clock.sleeperCount == 0)
+  }
+}
