@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "DirectionsFeature", targets: ["DirectionsFeature"]),
     .library(name: "InterviewFeature", targets: ["InterviewFeature"]),
     .library(name: "AppCoordinator", targets: ["AppCoordinator"]),
+    .executable(name: "repl", targets: ["repl"]),
   ],
   targets: [
     // Tests/Fixtures holds API payloads in the real formats; tests read them by path.
@@ -39,6 +40,14 @@ let package = Package(
         "ActorMVVM", "Networking", "Storage", "WeatherFeature", "LoginFeature", "FindNumberFeature",
         "DirectionsFeature", "InterviewFeature",
       ]),
+    // The headless view layer: a testable core and its executable.
+    .target(
+      name: "ReplCore",
+      dependencies: [
+        "ActorMVVM", "AppCoordinator", "EmbeddedBackend", "Networking", "Storage", "WeatherFeature", "LoginFeature",
+        "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
+      ]),
+    .executableTarget(name: "repl", dependencies: ["ReplCore"]),
     .testTarget(name: "ActorMVVMTests", dependencies: ["ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
@@ -57,6 +66,7 @@ let package = Package(
     .testTarget(
       name: "AppCoordinatorTests",
       dependencies: ["AppCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature", "LoginFeature"]),
+    .testTarget(name: "ReplTests", dependencies: ["ReplCore", "AppCoordinator"], exclude: ["Golden"]),
     .testTarget(
       name: "StressTests",
       dependencies: ["ActorMVVM", "ActorMVVMTesting", "Networking", "Storage", "EmbeddedBackend"]),

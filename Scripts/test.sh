@@ -6,5 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 swift build --build-tests -Xswiftc -warnings-as-errors
+swift build --product repl -Xswiftc -warnings-as-errors  # the end-to-end REPL test runs the binary
 swift test --skip-build --skip StressTests
 Scripts/stress.sh

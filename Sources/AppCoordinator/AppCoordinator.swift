@@ -67,6 +67,21 @@ public actor AppCoordinator {
   private var handledOutputs = 0
   /// Listeners of ended screens, still returning.
   private var retiring: [Task<Void, Never>] = []
+  /// Navigation changes and outputs, in the order they happened, until drained.
+  private var log: [LogEntry] = []
+
+  /// One thing that happened, for a view layer that renders after `settle`.
+  public enum LogEntry: Sendable {
+    case navigation(NavigationEvent, NavigationState)
+    case output(Route, any Sendable)
+  }
+
+  /// Everything logged since the last call, oldest first. Call after
+  /// ``settle()`` to render a step deterministically.
+  public func drainLog() -> [LogEntry] {
+    defer { log = [] }
+    return log
+  }
 
   public let container: AppContainer
   private var stack: [Entry] = []
@@ -210,8 +225,11 @@ public actor AppCoordinator {
 
   private func emit(_ event: NavigationEvent) {
     publish()
+    log.append(.navigation(event, state))
     events.accept(event)
   }
+
+  private func logOutput(_ route: Route, _ output: any Sendable) { log.append(.output(route, output)) }
 
   private func publish() { navigation.accept(state) }
 
@@ -219,7 +237,8 @@ public actor AppCoordinator {
   private func begin(_ route: Route, screen: Screen? = nil) async -> Entry {
     let screen = if let screen { screen } else { await container.makeScreen(route) }
     let progress = Progress()
-    return Entry(route: route, screen: screen, listener: listen(to: screen, progress: progress), progress: progress)
+    return Entry(
+      route: route, screen: screen, listener: listen(to: screen, route: route, progress: progress), progress: progress)
   }
 
   /// Finishes the screen. Its listener is not awaited here — this may run
@@ -241,11 +260,14 @@ public actor AppCoordinator {
 
   // MARK: Outputs → navigation
 
-  private func listen(to screen: Screen, progress: Progress) -> Task<Void, Never> {
+  private func listen(to screen: Screen, route: Route, progress: Progress) -> Task<Void, Never> {
     func relay<Outputs: AsyncSequence & Sendable>(
       _ outputs: Outputs, _ handle: @escaping @Sendable (AppCoordinator, Outputs.Element) async -> Void
-    ) -> Task<Void, Never> where Outputs.Failure == Never {
-      self.relay(outputs, progress: progress, handle)
+    ) -> Task<Void, Never> where Outputs.Failure == Never, Outputs.Element: Sendable {
+      self.relay(outputs, progress: progress) { coordinator, output in
+        await coordinator.logOutput(route, output)
+        await handle(coordinator, output)
+      }
     }
     switch screen {
     case .intro(let feature):
@@ -360,6 +382,7 @@ public actor AppCoordinator {
   }
 
   private func openURL(_ url: String) {
+    log.append(.navigation(.openURL(url), state))
     events.accept(.openURL(url))
   }
 }

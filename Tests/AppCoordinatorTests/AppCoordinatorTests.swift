@@ -173,3 +173,29 @@ struct AppCoordinatorLifecycleTests {
     #expect(clock.sleeperCount == 0)
   }
 }
+
+/// The README's "drive the app from async Swift" example, compiled and run.
+@Test("README: the REPL tour's flow, driven from async Swift through AppCoordinator")
+func readmeCoordinatorExample() async throws {
+  let backend = EmbeddedBackend()
+  let app = AppCoordinator(
+    container: AppContainer(
+      AppConfiguration(
+        httpClient: backend, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)))
+  await app.start()
+  await app.settle()  // intro → login (nobody is logged in)
+  guard case .login(let login) = await app.topScreen else { return }
+  login.send(.idChanged("alice"))
+  login.send(.passwordChanged("secret"))
+  login.send(.loginTapped)
+  await app.settle()  // login → home
+  await app.open(.weather)
+  guard case .weather(let weather) = await app.topScreen else { return }
+  weather.send(.cityEntered("Richmond, VA"))
+  await app.settle()
+  #expect(await weather.state.summary == "Broken clouds - 72℉")
+  try await app.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101")
+  await app.settle()
+  #expect(await app.state == NavigationState(stack: [.home, .weather], modal: .report(termNo: 101)))
+  await app.finish()
+}

@@ -1,0 +1,109 @@
+import Storage
+
+/// JSON text for REPL lines: compact, keys in the order given, so every
+/// run prints the same bytes.
+enum JSONText {
+  static func encode(_ value: JSONValue) -> String {
+    switch value {
+    case .null: return "null"
+    case .bool(let bool): return bool ? "true" : "false"
+    case .number(let number):
+      if number.rounded() == number, abs(number) < 1e15 { return String(Int64(number)) }
+      return String(number)
+    case .string(let string): return quote(string)
+    case .array(let items): return "[" + items.map(encode).joined(separator: ",") + "]"
+    case .object(let members):
+      return object(members.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+  }
+
+  /// An object with keys in the given order.
+  static func object(_ pairs: [(String, JSONValue)]) -> String {
+    "{" + pairs.map { quote($0.0) + ":" + encode($0.1) }.joined(separator: ",") + "}"
+  }
+
+  static func quote(_ string: String) -> String {
+    var out = "\""
+    for scalar in string.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}
+
+/// Turns outputs (any enum) into a name and a JSON value by reflection,
+/// masking secret fields (tokens, passwords, keys) on the way.
+enum Reflect {
+  /// `failed(LoginError.error(code: 401))` → ("failed", "401 Error").
+  static func output(_ value: Any) -> (name: String, value: JSONValue, text: String) {
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .enum, let child = mirror.children.first, let name = child.label else {
+      return ("\(value)", .null, "")
+    }
+    let payload = child.value
+    return (name, json(payload), text(payload))
+  }
+
+  static func text(_ value: Any) -> String {
+    if let convertible = value as? CustomStringConvertible, !(Mirror(reflecting: value).displayStyle == .tuple) {
+      return convertible.description
+    }
+    let mirror = Mirror(reflecting: value)
+    if mirror.displayStyle == .tuple || mirror.displayStyle == .struct {
+      return mirror.children.map { child in
+        let label = child.label.map { $0.hasPrefix(".") ? "" : "\($0): " } ?? ""
+        return label + (isSecret(child.label) ? "•••" : text(child.value))
+      }.joined(separator: ", ")
+    }
+    return "\(value)"
+  }
+
+  static func json(_ value: Any) -> JSONValue {
+    switch value {
+    case let value as Bool: return .bool(value)
+    case let value as Int: return .number(Double(value))
+    case let value as Double: return .number(value)
+    case let value as String: return .string(value)
+    case let value as Duration:
+      return .number(Double(value.components.seconds) * 1_000 + Double(value.components.attoseconds) / 1e15)
+    default: break
+    }
+    let mirror = Mirror(reflecting: value)
+    switch mirror.displayStyle {
+    case .optional:
+      return mirror.children.first.map { json($0.value) } ?? .null
+    case .collection, .set:
+      return .array(mirror.children.map { json($0.value) })
+    case .enum:
+      if let error = value as? any Error {
+        return .string("\(error)")
+      }
+      guard let child = mirror.children.first, let label = child.label else { return .string("\(value)") }
+      return .object([label: json(child.value)])
+    case .struct, .class, .tuple, .dictionary:
+      var object: [String: JSONValue] = [:]
+      for (index, child) in mirror.children.enumerated() {
+        let label = child.label.map { $0.hasPrefix(".") ? "\(index)" : $0 } ?? "\(index)"
+        object[label] = isSecret(label) ? .string("•••") : json(child.value)
+      }
+      return .object(object)
+    default:
+      return .string("\(value)")
+    }
+  }
+
+  static func isSecret(_ label: String?) -> Bool {
+    guard let label = label?.lowercased() else { return false }
+    return ["token", "password", "secret", "key"].contains { label.contains($0) }
+  }
+}

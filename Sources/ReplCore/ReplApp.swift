@@ -1,0 +1,66 @@
+import ActorMVVM
+import AppCoordinator
+import DirectionsFeature
+import EmbeddedBackend
+import Foundation
+import Networking
+import Storage
+
+/// Builds the app the REPL drives: the embedded backend by default, the
+/// real network with `--live` (the interview API, being ours, stays
+/// embedded). Missing keys are reported, one line each, and only the
+/// screens that need them fail.
+public enum ReplApp {
+  public static func makeCoordinator(
+    options: ReplOptions, environment: [String: String], warn: (String) -> Void
+  ) -> AppCoordinator {
+    let clock = ContinuousClock()
+    let embedded = EmbeddedBackend(
+      .init(seed: options.seed, latency: .milliseconds(options.latencyMilliseconds), clock: clock))
+    let client: any HTTPClient
+    var weatherbitKey: String? = EmbeddedBackend.demoWeatherbitKey
+    var naver: NaverDirectionsClient.Credentials? = .init(
+      clientID: EmbeddedBackend.demoNaverClientID, clientSecret: EmbeddedBackend.demoNaverClientSecret)
+    if options.live {
+      client = LiveRouter(live: URLSessionHTTPClient(), embedded: embedded)
+      weatherbitKey = environment["WEATHERBIT_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+      if weatherbitKey == nil { warn("WEATHERBIT_API_KEY is not set: the weather screen cannot load") }
+      let id = environment["NAVER_CLIENT_ID"].flatMap { $0.isEmpty ? nil : $0 }
+      let secret = environment["NAVER_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+      if id == nil { warn("NAVER_CLIENT_ID is not set: the directions screen cannot route") }
+      if secret == nil { warn("NAVER_CLIENT_SECRET is not set: the directions screen cannot route") }
+      naver = id.flatMap { id in secret.map { .init(clientID: id, clientSecret: $0) } }
+    } else {
+      client = embedded
+    }
+    let store: any KeyValueStore =
+      options.dataDirectory.map {
+        FileKeyValueStore(url: URL(fileURLWithPath: $0).appendingPathComponent("store.json"))
+      } ?? InMemoryKeyValueStore()
+    return AppCoordinator(
+      container: AppContainer(
+        AppConfiguration(
+          httpClient: client, clock: clock, store: store, weatherbitKey: weatherbitKey, naverCredentials: naver)))
+  }
+}
+
+/// `--live`: real hosts over URLSession, the interview API embedded.
+struct LiveRouter: HTTPClient {
+  let live: any HTTPClient
+  let embedded: any HTTPClient
+
+  func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    request.url.host == "api.interview.example" ? try await embedded.send(request) : try await live.send(request)
+  }
+}
+
+/// One recorded command: what was typed and when, in milliseconds since start.
+public struct RecordedLine: Codable, Equatable, Sendable {
+  public var atMilliseconds: Int
+  public var line: String
+
+  public init(atMilliseconds: Int, line: String) {
+    self.atMilliseconds = atMilliseconds
+    self.line = line
+  }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import ReplCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `swift run repl`: the reference app, headless.
+@MainActor
+func main() async -> Int32 {
+  let options: ReplOptions
+  do {
+    options = try ReplOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+  } catch .helpRequested {
+    print(ReplOptions.usage)
+    return 0
+  } catch {
+    FileHandle.standardError.write(Data("repl: \(error)\n\(ReplOptions.usage)\n".utf8))
+    return 2
+  }
+  let write: @Sendable (String) -> Void = { line in
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+  }
+  let coordinator = ReplApp.makeCoordinator(
+    options: options, environment: ProcessInfo.processInfo.environment,
+    warn: { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) })
+  let session = ReplSession(coordinator: coordinator, format: options.json ? .json : .text, write: write)
+  let interactive = isatty(STDIN_FILENO) == 1 && options.replayPath == nil
+
+  var lines: [String]? = nil
+  if let path = options.replayPath {
+    do {
+      let data = try Data(contentsOf: URL(fileURLWithPath: path))
+      lines = try data.split(separator: UInt8(ascii: "\n")).map {
+        try JSONDecoder().decode(RecordedLine.self, from: Data($0)).line
+      }
+    } catch {
+      FileHandle.standardError.write(Data("repl: cannot replay \(path): \(error)\n".utf8))
+      return 2
+    }
+  }
+  var recorder: FileHandle?
+  if let path = options.recordPath {
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    recorder = FileHandle(forWritingAtPath: path)
+    if recorder == nil {
+      FileHandle.standardError.write(Data("repl: cannot write \(path)\n".utf8))
+      return 2
+    }
+  }
+  let started = ContinuousClock.now
+  await session.start()
+  var replayIndex = 0
+  while true {
+    if interactive {
+      FileHandle.standardOutput.write(Data("\(await session.currentScreenName())> ".utf8))
+    }
+    let line: String
+    if let replay = lines {
+      guard replayIndex < replay.count else { break }
+      line = replay[replayIndex]
+      replayIndex += 1
+    } else {
+      guard let read = readLine(strippingNewline: true) else { break }
+      line = read
+    }
+    if let recorder {
+      let elapsed = ContinuousClock.now - started
+      let milliseconds = elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+      let record = RecordedLine(atMilliseconds: Int(milliseconds), line: line)
+      if let data = try? JSONEncoder().encode(record) { recorder.write(data + Data("\n".utf8)) }
+    }
+    guard await session.handle(line) else { break }
+  }
+  await session.finish()
+  try? recorder?.close()
+  return 0
+}
+
+exit(await main())

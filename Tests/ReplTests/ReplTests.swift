@@ -1,0 +1,159 @@
+import AppCoordinator
+import Foundation
+import ReplCore
+import Testing
+
+let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+/// Runs a script through a fresh REPL on the embedded backend and returns
+/// every line it printed.
+func transcript(of lines: [String], json: Bool = false) async -> [String] {
+  var options = ReplOptions()
+  options.json = json
+  let output = OutputLines()
+  let coordinator = ReplApp.makeCoordinator(options: options, environment: [:], warn: { _ in })
+  let session = ReplSession(coordinator: coordinator, format: json ? .json : .text) { output.append($0) }
+  await session.start()
+  for line in lines {
+    guard await session.handle(line) else { break }
+  }
+  await session.finish()
+  return output.lines
+}
+
+final class OutputLines: Sendable {
+  private let storage = LockedLines()
+  func append(_ line: String) { storage.append(line) }
+  var lines: [String] { storage.lines }
+}
+
+/// A tiny lock-protected array for collecting lines from any task.
+final class LockedLines: @unchecked Sendable {
+  // Safe: every access holds `lock`.
+  private let lock = NSLock()
+  private var items: [String] = []
+  func append(_ line: String) { lock.withLock { items.append(line) } }
+  var lines: [String] { lock.withLock { items } }
+}
+
+@Suite("REPL")
+struct ReplTests {
+  func compare(script: String, golden: String, json: Bool) async throws {
+    let lines = try String(contentsOf: goldenDirectory.appendingPathComponent(script), encoding: .utf8)
+      .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let output = await transcript(of: lines, json: json).joined(separator: "\n") + "\n"
+    let goldenURL = goldenDirectory.appendingPathComponent(golden)
+    if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+      try output.write(to: goldenURL, atomically: true, encoding: .utf8)
+    }
+    let expected = try String(contentsOf: goldenURL, encoding: .utf8)
+    #expect(output == expected, "transcript differs from \(golden); rerun with UPDATE_GOLDEN=1 to inspect")
+  }
+
+  @Test("The tour script prints its golden transcript")
+  func tourText() async throws {
+    try await compare(script: "tour.txt", golden: "tour.out", json: false)
+  }
+
+  @Test("The tour script in --json prints its golden transcript")
+  func tourJSON() async throws {
+    try await compare(script: "tour.txt", golden: "tour.jsonl", json: true)
+  }
+
+  @Test("Every --json line is a JSON object with a type")
+  func jsonLines() async throws {
+    let lines = await transcript(of: ["open weather", "city Seoul", "nonsense", "state"], json: true)
+    for line in lines {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      #expect(["state", "output", "navigation", "error", "help"].contains(object?["type"] as? String ?? ""))
+    }
+    #expect(lines.contains(#"{"type":"state","screen":"weather","field":"temp","value":"75℉"}"#))
+  }
+
+  @Test("The same script prints the same transcript twice")
+  func deterministic() async {
+    let script = ["id alice", "password secret", "login", "open findnumber", "check 3", "open weather", "city Seoul"]
+    let first = await transcript(of: script)
+    #expect(await transcript(of: script) == first)
+  }
+
+  @Test("No secret is ever printed")
+  func secrets() async {
+    let lines = await transcript(of: ["id alice", "password secret", "login", "state"])
+    #expect(!lines.joined().contains("secret"))
+    #expect(!lines.joined().contains("at-1-"))
+    #expect(lines.contains("login.password = \"•••\""))
+  }
+
+  @Test("A few thousand bad lines: one error line each, nothing changes, the REPL keeps going")
+  func fuzz() async {
+    var options = ReplOptions()
+    options.json = false
+    let output = OutputLines()
+    let coordinator = ReplApp.makeCoordinator(options: options, environment: [:], warn: { _ in })
+    let session = ReplSession(coordinator: coordinator) { output.append($0) }
+    await session.start()
+    _ = await session.handle("open findnumber")
+    let before = await coordinator.state
+    var random = SystemRandomNumberGenerator()
+    let words = ["check", "tap", "city", "open", "back2", "deeplink", "zz", "login", "check 9x", "open mars", "route"]
+    let alphabet = Array("abcxyz019 -_?/:!@#é한")
+    for index in 0..<3_000 {
+      let line: String
+      switch index % 3 {
+      case 0:
+        line = String((0..<Int.random(in: 1...12, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+      case 1: line = words.randomElement(using: &random)! + " " + String(Int.random(in: -9...99, using: &random)) + "x"
+      default:
+        line = ["check", "open", "deeplink nope://", "tap 1", "check 1 2", "reset now"].randomElement(using: &random)!
+      }
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      // Blank lines and "# comments" are skipped silently, by design.
+      if trimmed.isEmpty || trimmed.hasPrefix("#")
+        || ["back", "quit", "exit", "help", "state", "start", "reset"].contains(trimmed)
+      {
+        continue
+      }
+      let printed = output.lines.count
+      #expect(await session.handle(line), "the REPL stopped on \(line)")
+      let new = Array(output.lines[printed...])
+      #expect(new.count == 1 && new[0].hasPrefix("error: "), "\(line) printed \(new)")
+    }
+    #expect(await coordinator.state == before)
+    await session.finish()
+  }
+
+  @Test("The built binary runs a piped script and exits 0 at EOF")
+  func endToEnd() throws {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+      "repl")
+    try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the repl product first")
+    let process = Process()
+    process.executableURL = binary
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(Data("open weather\ncity Richmond, VA\n".utf8))
+    try input.fileHandleForWriting.close()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(text.contains("weather.locationName = \"Richmond, VA\""))
+    #expect(text.contains("weather.temp = \"72℉\""))
+    #expect(!text.contains("> "))  // no prompt without a terminal
+  }
+
+  @Test("Options parse, and bad ones are typed errors")
+  func options() throws {
+    let options = try ReplOptions(arguments: ["--json", "--seed", "7", "--latency", "20"])
+    #expect(options.json && options.seed == 7 && options.latencyMilliseconds == 20)
+    #expect(throws: OptionsError.unknown("--bogus")) { try ReplOptions(arguments: ["--bogus"]) }
+    #expect(throws: OptionsError.badValue("--seed", "x")) { try ReplOptions(arguments: ["--seed", "x"]) }
+    #expect(throws: OptionsError.conflict("--record", "--replay")) {
+      try ReplOptions(arguments: ["--record", "a", "--replay", "b"])
+    }
+  }
+}
