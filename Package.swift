@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
   name: "ActorMVVM",
-  platforms: [.macOS("15.4"), .iOS("18.4")],
+  platforms: [.macOS(.v15), .iOS(.v18)],
   products: [
     .library(name: "ActorMVVM", targets: ["ActorMVVM"]),
     .library(name: "ActorMVVMTesting", targets: ["ActorMVVMTesting"]),
@@ -48,6 +48,7 @@ let package = Package(
         "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
       ]),
     .executableTarget(name: "repl", dependencies: ["ReplCore"]),
+    .executableTarget(name: "Benchmarks", dependencies: ["ActorMVVM"]),
     .testTarget(name: "ActorMVVMTests", dependencies: ["ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
@@ -69,7 +70,9 @@ let package = Package(
     .testTarget(name: "ReplTests", dependencies: ["ReplCore", "AppCoordinator"], exclude: ["Golden"]),
     .testTarget(
       name: "StressTests",
-      dependencies: ["ActorMVVM", "ActorMVVMTesting", "Networking", "Storage", "EmbeddedBackend"]),
+      dependencies: [
+        "ActorMVVM", "ActorMVVMTesting", "Networking", "Storage", "EmbeddedBackend", "AppCoordinator", "ReplCore",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -19,9 +19,16 @@ package final class EffectRunner<Input: Sendable, Output: Sendable> {
   private var idOfGeneration: [UInt64: AnyCancelID] = [:]
   private let counters: LifetimeCounters
   private let sink: @Sendable (EffectMessage<Input>) -> Void
+  /// Every task not yet returned, also reachable from other isolation
+  /// domains (a feature's `deinit`) to cancel them.
+  private let tasks: TaskBag
 
-  package init(counters: LifetimeCounters, sink: @escaping @Sendable (EffectMessage<Input>) -> Void) {
+  package init(
+    counters: LifetimeCounters, tasks: TaskBag = TaskBag(),
+    sink: @escaping @Sendable (EffectMessage<Input>) -> Void
+  ) {
     self.counters = counters
+    self.tasks = tasks
     self.sink = sink
   }
 
@@ -51,6 +58,7 @@ package final class EffectRunner<Input: Sendable, Output: Sendable> {
 
   /// Handles a run's `ended` message.
   package func ended(_ generation: UInt64) {
+    tasks.remove(generation)
     if live.removeValue(forKey: generation) != nil {
       forgetID(of: generation)
     } else {
@@ -66,7 +74,7 @@ package final class EffectRunner<Input: Sendable, Output: Sendable> {
     winding.removeAll()
     generationOfID.removeAll()
     idOfGeneration.removeAll()
-    for task in tasks { task.cancel() }
+    self.tasks.cancelAll()
     return tasks
   }
 
@@ -80,11 +88,13 @@ package final class EffectRunner<Input: Sendable, Output: Sendable> {
     let counters = self.counters
     counters.effectCount.increment()
     // Created in a nonisolated context: the task does not run on the host's actor.
-    live[generation] = Task(priority: run.priority) {
+    let task = Task(priority: run.priority) {
       await operation(send)
       sink(.ended(generation: generation))
       counters.effectCount.decrement()
     }
+    live[generation] = task
+    tasks.insert(task, for: generation)
     if let id = run.id {
       generationOfID[id] = generation
       idOfGeneration[generation] = id
@@ -102,5 +112,30 @@ package final class EffectRunner<Input: Sendable, Output: Sendable> {
     if let id = idOfGeneration.removeValue(forKey: generation), generationOfID[id] == generation {
       generationOfID.removeValue(forKey: id)
     }
+  }
+}
+
+/// Tasks by generation behind a lock: how a feature's nonisolated `deinit`
+/// reaches the effect tasks its runner started.
+package final class TaskBag: Sendable {
+  private let tasks = Locked<[UInt64: Task<Void, Never>]>([:])
+
+  package init() {}
+
+  func insert(_ task: Task<Void, Never>, for generation: UInt64) {
+    tasks.withLock { $0[generation] = task }
+  }
+
+  func remove(_ generation: UInt64) {
+    _ = tasks.withLock { $0.removeValue(forKey: generation) }
+  }
+
+  /// Cancels every task and forgets them.
+  package func cancelAll() {
+    let all = tasks.withLock { tasks in
+      defer { tasks.removeAll() }
+      return Array(tasks.values)
+    }
+    for task in all { task.cancel() }
   }
 }

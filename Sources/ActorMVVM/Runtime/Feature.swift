@@ -52,6 +52,8 @@ public actor Feature<Machine: StateMachine> {
   private let outputRelay: EventRelay<Output>
   private let mailbox = Mailbox<Machine>()
   private let runner: EffectRunner<Input, Output>
+  /// The runner's tasks, reachable from `deinit` to cancel them on release.
+  private let effectTasks = TaskBag()
   private let counters: LifetimeCounters
   private var batch: [Mailbox<Machine>.Message] = []
   private let emitted = Locked(0)
@@ -70,14 +72,17 @@ public actor Feature<Machine: StateMachine> {
     self.stateRelay = StateRelay(initialState, counters: counters)
     self.outputRelay = EventRelay(counters: counters)
     let mailbox = self.mailbox
-    self.runner = EffectRunner(counters: counters) { mailbox.push(.effect($0)) }
+    self.runner = EffectRunner(counters: counters, tasks: effectTasks) { mailbox.push(.effect($0)) }
     counters.featureCount.increment()
     mailbox.attach(self)
   }
 
-  isolated deinit {
+  // A plain (nonisolated) deinit: it touches only Sendable members. (An
+  // `isolated deinit` on this generic actor crashes the 6.3 optimizer with
+  // "circular reference" in release builds.)
+  deinit {
     counters.featureCount.decrement()
-    for task in runner.cancelAll() { task.cancel() }
+    effectTasks.cancelAll()
     var leftover: [Mailbox<Machine>.Message] = []
     for task in mailbox.close(into: &leftover) { task.cancel() }
     stateRelay.finish()

@@ -1,0 +1,150 @@
+import ActorMVVM
+import Foundation
+
+/// `swift run -c release Benchmarks [--json] [--quick]`: ActorMVVM against a
+/// hand-rolled baseline in the same run, median of several repetitions.
+struct Row {
+  let name: String
+  let unit: String
+  let value: Double
+  let baseline: Double?
+  let goal: String
+}
+
+func format(_ value: Double, _ unit: String) -> String {
+  switch unit {
+  case "/s": value >= 1e6 ? String(format: "%.2fM/s", value / 1e6) : String(format: "%.0fk/s", value / 1e3)
+  case "µs": String(format: "%.1f µs", value)
+  case "B": String(format: "%.0f B", value)
+  case "MB": String(format: "%.1f MB", value)
+  case "s": String(format: "%.3f s", value)
+  default: String(format: "%.2f %@", value, unit)
+  }
+}
+
+@main
+enum BenchmarkMain {
+  static func main() async throws {
+    let arguments = CommandLine.arguments.dropFirst()
+    let json = arguments.contains("--json")
+    let quick = arguments.contains("--quick")
+    let repetitions = quick ? 1 : 5
+    let scale = quick ? 10 : 1
+
+    func median(_ runs: Int, _ body: () async -> Double) async -> Double {
+      var values: [Double] = []
+      for _ in 0..<runs { values.append(await body()) }
+      values.sort()
+      return values[values.count / 2]
+    }
+
+    var rows: [Row] = []
+    func add(_ name: String, _ unit: String, _ value: Double, _ baseline: Double?, goal: String) {
+      rows.append(Row(name: name, unit: unit, value: value, baseline: baseline, goal: goal))
+      if !json {
+        let ratio = baseline.map { String(format: "%.2fx", value / $0) } ?? "-"
+        let base = baseline.map { format($0, unit) } ?? "-"
+        print(
+          name.padding(toLength: 46, withPad: " ", startingAt: 0)
+            + format(value, unit).padding(toLength: 16, withPad: " ", startingAt: 0)
+            + base.padding(toLength: 16, withPad: " ", startingAt: 0)
+            + ratio.padding(toLength: 9, withPad: " ", startingAt: 0)
+            + goal)
+      }
+    }
+
+    if !json {
+      print("ActorMVVM benchmarks — \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(repetitions)")
+      print(
+        "workload".padding(toLength: 46, withPad: " ", startingAt: 0)
+          + "ActorMVVM".padding(toLength: 16, withPad: " ", startingAt: 0)
+          + "baseline".padding(toLength: 16, withPad: " ", startingAt: 0) + "ratio    goal")
+    }
+
+    // Memory first, on a fresh heap; each measurement keeps what it allocated alive.
+    let (baselineBytes, baselineAllocations) = await Workloads.idleBaselineBytes(count: 10_000)
+    let (featureBytes, featureAllocations) = await Workloads.idleFeatureBytes(count: 10_000)
+    add("memory per idle feature + 1 subscription", "B", featureBytes, baselineBytes, goal: "≤ 1 KB")
+    let (manyBytes, manyAllocations) = await Workloads.idleFeatureBytes(count: 100_000 / scale)
+    let hundredThousand = manyBytes * 100_000 / 1e6
+    add("100,000 live features", "MB", hundredThousand, nil, goal: "≤ 150 MB")
+    withExtendedLifetime((baselineAllocations, featureAllocations, manyAllocations)) {}
+    let inputCount = 2_000_000 / scale
+    add(
+      "inputs/s, 1 sender", "/s",
+      await median(repetitions) { await Workloads.inputs(senders: 1, perSender: inputCount) },
+      await median(repetitions) { await Workloads.inputsBaseline(senders: 1, perSender: inputCount) }, goal: "≥ 5M/s")
+    add(
+      "inputs/s, 8 senders", "/s",
+      await median(repetitions) { await Workloads.inputs(senders: 8, perSender: inputCount / 8) },
+      await median(repetitions) { await Workloads.inputsBaseline(senders: 8, perSender: inputCount / 8) }, goal: "")
+
+    for subscribers in [1, 10, 100] {
+      let events = 1_000_000 / subscribers / scale
+      let baseline = await median(repetitions) {
+        await Workloads.eventFanOutBaseline(subscribers: subscribers, events: events)
+      }
+      add(
+        "event fan-out, \(subscribers) sub, relay .values", "/s",
+        await median(repetitions) {
+          await Workloads.eventFanOut(subscribers: subscribers, events: events, path: .fast)
+        }, baseline,
+        goal: subscribers == 10 ? "≥ 10M/s" : "")
+      add(
+        "event fan-out, \(subscribers) sub, AsyncStream", "/s",
+        await median(repetitions) {
+          await Workloads.eventFanOut(subscribers: subscribers, events: events, path: .stream)
+        }, baseline,
+        goal: subscribers == 10 ? "≥ 3M/s" : "")
+    }
+    for subscribers in [1, 10, 100] {
+      let updates = 1_000_000 / subscribers / scale
+      add(
+        "state fan-out, \(subscribers) sub, relay .values", "/s",
+        await median(repetitions) {
+          await Workloads.stateFanOut(subscribers: subscribers, updates: updates, path: .fast)
+        }, nil, goal: "")
+      add(
+        "state fan-out, \(subscribers) sub, AsyncStream", "/s",
+        await median(repetitions) {
+          await Workloads.stateFanOut(subscribers: subscribers, updates: updates, path: .stream)
+        }, nil,
+        goal: "")
+    }
+
+    add(
+      "combineLatest events/s", "/s",
+      await median(repetitions) { await Workloads.combineLatestEvents(events: 500_000 / scale) },
+      await median(repetitions) { await Workloads.combineLatestBaseline(events: 500_000 / scale) }, goal: "≥ 3.5M/s")
+    add(
+      "superseding effects/s (flatMapLatest)", "/s",
+      await median(repetitions) { await Workloads.supersedingEffects(count: 200_000 / scale) },
+      await median(repetitions) { await Workloads.supersedingBaseline(count: 200_000 / scale) }, goal: "≥ 1M/s")
+
+    let latency = await Workloads.latency(samples: 20_000 / scale)
+    let latencyBase = await Workloads.latencyBaseline(samples: 20_000 / scale)
+    add(
+      "send → state latency p50", "µs", latency[latency.count / 2], latencyBase[latencyBase.count / 2], goal: "≤ 20 µs")
+    add(
+      "send → state latency p99", "µs", latency[latency.count * 99 / 100], latencyBase[latencyBase.count * 99 / 100],
+      goal: "≤ 200 µs")
+
+    add(
+      "10,000 features × 100 inputs, run + finish", "s",
+      await median(min(3, repetitions)) { await Workloads.driveAndFinish(features: 10_000 / scale, inputs: 100) }, nil,
+      goal: "≤ 1 s")
+
+    if json {
+      for row in rows {
+        var object: [String: Any] = ["workload": row.name, "unit": row.unit, "value": row.value, "goal": row.goal]
+        if let baseline = row.baseline {
+          object["baseline"] = baseline
+          object["ratio"] = row.value / baseline
+        }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        print(String(decoding: data, as: UTF8.self))
+      }
+    }
+
+  }
+}

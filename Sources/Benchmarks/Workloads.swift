@@ -1,0 +1,347 @@
+import ActorMVVM
+import Foundation
+
+/// A counter: the cheapest possible transition, so the runtime is what is measured.
+struct Counter: StateMachine {
+  struct State: Equatable, Sendable { var count = 0 }
+  enum Input: Sendable {
+    case add
+    case search(Int)
+    case found(Int)
+  }
+  typealias Output = Never
+  enum ID: Hashable, Sendable { case search }
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .add:
+      state.count += 1
+      return .none
+    case .search(let query):
+      return .run(id: ID.search) { send in send(.found(query)) }
+    case .found:
+      state.count += 1
+      return .none
+    }
+  }
+}
+
+/// The baseline for the mailbox: a plain actor fed through a raw AsyncStream.
+actor PlainCounter {
+  var count = 0
+  func add() { count += 1 }
+}
+
+/// The baseline for superseding effects: a plain actor cancelling a task per request.
+actor Latest {
+  var task: Task<Void, Never>?
+  var results = 0
+  func search(_ query: Int) {
+    task?.cancel()
+    task = Task { self.found(query) }
+  }
+  func found(_ query: Int) { results += 1 }
+  func wait() async { await task?.value }
+}
+
+/// The baseline for fan-out: one AsyncStream continuation per subscriber.
+final class StreamMulticast<Value: Sendable>: Sendable {
+  let continuations: [AsyncStream<Value>.Continuation]
+  let streams: [AsyncStream<Value>]
+
+  init(subscribers: Int) {
+    var continuations: [AsyncStream<Value>.Continuation] = []
+    var streams: [AsyncStream<Value>] = []
+    for _ in 0..<subscribers {
+      let (stream, continuation) = AsyncStream<Value>.makeStream()
+      streams.append(stream)
+      continuations.append(continuation)
+    }
+    self.continuations = continuations
+    self.streams = streams
+  }
+
+  func send(_ value: Value) { for continuation in continuations { continuation.yield(value) } }
+  func finish() { for continuation in continuations { continuation.finish() } }
+}
+
+func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// Resident memory of this process, in bytes.
+func residentBytes() -> Int {
+  guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+  let fields = text.split(separator: " ")
+  guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+enum Workloads {
+  // MARK: Mailbox
+
+  static func inputs(senders: Int, perSender: Int) async -> Double {
+    let feature = Feature(Counter(), initialState: .init(), counters: LifetimeCounters())
+    let start = ContinuousClock.now
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<senders {
+        group.addTask { for _ in 0..<perSender { feature.send(.add) } }
+      }
+    }
+    let count = await feature.state.count
+    let elapsed = ContinuousClock.now - start
+    precondition(count == senders * perSender, "lost inputs: \(count)")
+    await feature.finish()
+    return Double(count) / seconds(elapsed)
+  }
+
+  static func inputsBaseline(senders: Int, perSender: Int) async -> Double {
+    let counter = PlainCounter()
+    let (stream, continuation) = AsyncStream<Void>.makeStream()
+    let start = ContinuousClock.now
+    let consumer = Task {
+      for await _ in stream { await counter.add() }
+    }
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<senders {
+        group.addTask { for _ in 0..<perSender { continuation.yield(()) } }
+      }
+    }
+    continuation.finish()
+    await consumer.value
+    let count = await counter.count
+    let elapsed = ContinuousClock.now - start
+    precondition(count == senders * perSender)
+    return Double(count) / seconds(elapsed)
+  }
+
+  // MARK: Fan-out
+
+  enum Path: String { case fast, stream }
+
+  /// Reads a subscription to its end: how many elements, and the last.
+  static func read<Values: AsyncSequence & Sendable>(
+    _ values: Values
+  ) -> Task<(count: Int, last: Int), Never> where Values.Element == Int, Values.Failure == Never {
+    Task {
+      var count = 0
+      var last = -1
+      for await value in values {
+        count += 1
+        last = value
+      }
+      return (count, last)
+    }
+  }
+
+  static func eventFanOut(subscribers: Int, events: Int, path: Path) async -> Double {
+    let relay = EventRelay<Int>(counters: LifetimeCounters())
+    let readers = (0..<subscribers).map { _ in
+      path == .fast ? read(relay.values) : read(relay.stream)
+    }
+    let start = ContinuousClock.now
+    for value in 0..<events { relay.accept(value) }
+    relay.finish()
+    var delivered = 0
+    for reader in readers { delivered += await reader.value.count }
+    let elapsed = ContinuousClock.now - start
+    precondition(delivered == subscribers * events, "lost events")
+    return Double(delivered) / seconds(elapsed)
+  }
+
+  static func eventFanOutBaseline(subscribers: Int, events: Int) async -> Double {
+    let multicast = StreamMulticast<Int>(subscribers: subscribers)
+    let readers = multicast.streams.map { stream in
+      Task {
+        var count = 0
+        for await _ in stream { count += 1 }
+        return count
+      }
+    }
+    let start = ContinuousClock.now
+    for value in 0..<events { multicast.send(value) }
+    multicast.finish()
+    var delivered = 0
+    for reader in readers { delivered += await reader.value }
+    let elapsed = ContinuousClock.now - start
+    return Double(delivered) / seconds(elapsed)
+  }
+
+  /// State fan-out conflates: "deliveries" counts the states subscribers
+  /// actually received, and every one ends on the last.
+  static func stateFanOut(subscribers: Int, updates: Int, path: Path) async -> Double {
+    let relay = StateRelay(0, counters: LifetimeCounters())
+    let readers = (0..<subscribers).map { _ in
+      path == .fast ? read(relay.values) : read(relay.stream)
+    }
+    let start = ContinuousClock.now
+    for value in 1...updates { relay.accept(value) }
+    relay.finish()
+    var delivered = 0
+    for reader in readers {
+      let (count, last) = await reader.value
+      precondition(last == updates, "a subscriber missed the final state")
+      delivered += count
+    }
+    let elapsed = ContinuousClock.now - start
+    return Double(delivered) / seconds(elapsed)
+  }
+
+  // MARK: Operators and effects
+
+  static func combineLatestEvents(events: Int) async -> Double {
+    let a = AsyncStream<Int> { continuation in
+      for value in 0..<events { continuation.yield(value) }
+      continuation.finish()
+    }
+    let b = AsyncStream<Int> { continuation in
+      for value in 0..<events { continuation.yield(value) }
+      continuation.finish()
+    }
+    let start = ContinuousClock.now
+    var count = 0
+    for await _ in combineLatest(a, b) { count += 1 }
+    let elapsed = ContinuousClock.now - start
+    return Double(count) / seconds(elapsed)
+  }
+
+  static func combineLatestBaseline(events: Int) async -> Double {
+    let (merged, continuation) = AsyncStream<(Int, Int)>.makeStream()
+    let start = ContinuousClock.now
+    let producers = (0..<2).map { side in
+      Task {
+        for value in 0..<events { continuation.yield((side, value)) }
+      }
+    }
+    let finisher = Task {
+      for producer in producers { await producer.value }
+      continuation.finish()
+    }
+    var latest: (Int?, Int?) = (nil, nil)
+    var count = 0
+    for await (side, value) in merged {
+      if side == 0 { latest.0 = value } else { latest.1 = value }
+      if latest.0 != nil, latest.1 != nil { count += 1 }
+    }
+    await finisher.value
+    let elapsed = ContinuousClock.now - start
+    return Double(count) / seconds(elapsed)
+  }
+
+  static func supersedingEffects(count: Int) async -> Double {
+    let feature = Feature(Counter(), initialState: .init(), counters: LifetimeCounters())
+    let start = ContinuousClock.now
+    for query in 0..<count { feature.send(.search(query)) }
+    await feature.idle()
+    let elapsed = ContinuousClock.now - start
+    await feature.finish()
+    return Double(count) / seconds(elapsed)
+  }
+
+  static func supersedingBaseline(count: Int) async -> Double {
+    let latest = Latest()
+    let start = ContinuousClock.now
+    for query in 0..<count { await latest.search(query) }
+    await latest.wait()
+    let elapsed = ContinuousClock.now - start
+    return Double(count) / seconds(elapsed)
+  }
+
+  // MARK: Latency
+
+  /// send → state observed, per round trip, in microseconds (sorted).
+  static func latency(samples: Int) async -> [Double] {
+    let feature = Feature(Counter(), initialState: .init(), counters: LifetimeCounters())
+    var states = feature.stateValues.makeAsyncIterator()
+    _ = await states.next()
+    var result: [Double] = []
+    result.reserveCapacity(samples)
+    for expected in 1...samples {
+      let start = ContinuousClock.now
+      feature.send(.add)
+      while let state = await states.next(), state.count < expected {}
+      result.append(seconds(ContinuousClock.now - start) * 1e6)
+    }
+    await feature.finish()
+    return result.sorted()
+  }
+
+  static func latencyBaseline(samples: Int) async -> [Double] {
+    let (requests, requestContinuation) = AsyncStream<Void>.makeStream()
+    let (replies, replyContinuation) = AsyncStream<Int>.makeStream()
+    let worker = Task {
+      var count = 0
+      for await _ in requests {
+        count += 1
+        replyContinuation.yield(count)
+      }
+      replyContinuation.finish()
+    }
+    var iterator = replies.makeAsyncIterator()
+    var result: [Double] = []
+    for _ in 1...samples {
+      let start = ContinuousClock.now
+      requestContinuation.yield(())
+      _ = await iterator.next()
+      result.append(seconds(ContinuousClock.now - start) * 1e6)
+    }
+    requestContinuation.finish()
+    await worker.value
+    return result.sorted()
+  }
+
+  // MARK: Memory and lifecycle
+
+  /// Bytes per idle feature holding one state subscription.
+  /// Returns the bytes per feature and what it allocated, for the caller to
+  /// keep alive so a later measurement cannot reuse that memory.
+  static func idleFeatureBytes(count: Int) async -> (Double, any Sendable) {
+    let before = residentBytes()
+    var features: [Feature<Counter>] = []
+    var subscriptions: [StateRelay<Counter.State>.Values] = []
+    features.reserveCapacity(count)
+    subscriptions.reserveCapacity(count)
+    let counters = LifetimeCounters()
+    for _ in 0..<count {
+      let feature = Feature(Counter(), initialState: .init(), counters: counters)
+      subscriptions.append(feature.stateValues)
+      features.append(feature)
+    }
+    let after = residentBytes()
+    return (Double(after - before) / Double(count), (features, subscriptions))
+  }
+
+  /// Bytes per idle baseline: an actor with an AsyncStream subscription.
+  static func idleBaselineBytes(count: Int) async -> (Double, any Sendable) {
+    let before = residentBytes()
+    var actors: [PlainCounter] = []
+    var streams: [(AsyncStream<Int>, AsyncStream<Int>.Continuation)] = []
+    for _ in 0..<count {
+      actors.append(PlainCounter())
+      streams.append(AsyncStream<Int>.makeStream())
+    }
+    let after = residentBytes()
+    return (Double(after - before) / Double(count), (actors, streams))
+  }
+
+  /// Seconds to create `features`, drive each with `inputs` inputs and finish them all.
+  static func driveAndFinish(features: Int, inputs: Int) async -> Double {
+    let counters = LifetimeCounters()
+    let start = ContinuousClock.now
+    await withTaskGroup(of: Void.self) { group in
+      for lane in 0..<4 {
+        group.addTask {
+          for _ in stride(from: lane, to: features, by: 4) {
+            let feature = Feature(Counter(), initialState: .init(), counters: counters)
+            for _ in 0..<inputs { feature.send(.add) }
+            await feature.finish()
+          }
+        }
+      }
+    }
+    let elapsed = ContinuousClock.now - start
+    // Features deinit on their own executor a moment later; effects and subscriptions are gone now.
+    precondition(counters.effects == 0 && counters.subscriptions == 0, "leak: \(counters.snapshot)")
+    return seconds(elapsed)
+  }
+}
