@@ -67,7 +67,7 @@ let package = Package(
     .testTarget(
       name: "AppCoordinatorTests",
       dependencies: ["AppCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature", "LoginFeature"]),
-    .testTarget(name: "ReplTests", dependencies: ["ReplCore", "AppCoordinator"], exclude: ["Golden"]),
+    .testTarget(name: "ReplTests", dependencies: ["ReplCore", "AppCoordinator", "ActorMVVM"], exclude: ["Golden"]),
     .testTarget(
       name: "StressTests",
       dependencies: [

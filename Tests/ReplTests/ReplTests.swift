@@ -1,3 +1,4 @@
+import ActorMVVM
 import AppCoordinator
 import Foundation
 import ReplCore
@@ -21,19 +22,11 @@ func transcript(of lines: [String], json: Bool = false) async -> [String] {
   return output.lines
 }
 
+/// Lines collected from any task.
 final class OutputLines: Sendable {
-  private let storage = LockedLines()
-  func append(_ line: String) { storage.append(line) }
-  var lines: [String] { storage.lines }
-}
-
-/// A tiny lock-protected array for collecting lines from any task.
-final class LockedLines: @unchecked Sendable {
-  // Safe: every access holds `lock`.
-  private let lock = NSLock()
-  private var items: [String] = []
-  func append(_ line: String) { lock.withLock { items.append(line) } }
-  var lines: [String] { lock.withLock { items } }
+  private let storage = Locked<[String]>([])
+  func append(_ line: String) { storage.withLock { $0.append(line) } }
+  var lines: [String] { storage.withLock { $0 } }
 }
 
 @Suite("REPL")
