@@ -1,3 +1,4 @@
+import ActorMVVMTesting
 import Testing
 
 @testable import ActorMVVM
@@ -40,7 +41,8 @@ struct EffectRunnerTests {
   @Test("cancel(id:) ends liveness; other ids are untouched")
   func cancelByID() async {
     let runner = Runner(counters: LifetimeCounters()) { _ in }
-    runner.perform(.merge(.run(id: "a") { _ in try? await Task.sleep(for: .seconds(60)) }, .run(id: "b") { _ in })) {
+    let clock = TestClock()  // never advanced: "a" runs until cancelled
+    runner.perform(.merge(.run(id: "a") { _ in try? await clock.sleep(for: .seconds(60)) }, .run(id: "b") { _ in })) {
       _ in
     }
     #expect(runner.liveCount == 2)
@@ -75,19 +77,20 @@ struct ActivityTrackerTests {
   @Test("Overlapping work stays loading until the last ends; throwing and cancelled work balance")
   func balanced() async throws {
     let tracker = ActivityTracker(counters: LifetimeCounters())
-    let changes = tracker.isLoadingValues
-    let gate = Task { () -> Void in
-      try? await Task.sleep(for: .seconds(3_600))
-    }
-    let slow = Task { await tracker.track { await gate.value } }
-    try? await tracker.track { throw Failure() }
+    var changes = tracker.isLoadingValues.makeAsyncIterator()
+    #expect(await changes.next() == false)
+    let clock = TestClock()  // never advanced: the slow work holds until cancelled
+    let slow = Task { await tracker.track { try? await clock.sleep(for: .seconds(3_600)) } }
+    #expect(await changes.next() == true)  // the slow work is in flight
+    #expect(tracker.inFlight == 1)
+    // Overlapping work that throws: the count goes up and back down, and
+    // loading stays true because the slow work is still running.
     await #expect(throws: Failure.self) { try await tracker.track { throw Failure() } }
-    #expect(tracker.inFlight <= 1)
-    gate.cancel()
+    #expect(tracker.inFlight == 1)
+    #expect(tracker.isLoading)
+    slow.cancel()  // cancelled work balances too
     await slow.value
     #expect(tracker.inFlight == 0)
-    #expect(!tracker.isLoading)
-    var iterator = changes.makeAsyncIterator()
-    #expect(await iterator.next() == false)  // conflated to the latest: idle
+    #expect(await changes.next() == false)
   }
 }
