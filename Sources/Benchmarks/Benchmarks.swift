@@ -29,6 +29,13 @@ enum BenchmarkMain {
     let json = arguments.contains("--json")
     let quick = arguments.contains("--quick")
     let repetitions = quick ? 1 : 5
+    if let index = arguments.firstIndex(of: "--profile-effects"),
+      let count = Int(arguments[arguments.index(after: index)])
+    {
+      // For profilers: one workload, nothing else.
+      print(await Workloads.supersedingEffects(count: count))
+      return
+    }
     let scale = quick ? 10 : 1
 
     func median(_ runs: Int, _ body: () async -> Double) async -> Double {

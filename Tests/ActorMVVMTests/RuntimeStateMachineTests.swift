@@ -66,7 +66,8 @@ struct EffectRunnerTests {
     #expect(AnyCancelID("x") == AnyCancelID("x"))
     #expect(AnyCancelID("x") != AnyCancelID("y"))
     #expect(AnyCancelID(1) != AnyCancelID("1"))
-    #expect(AnyCancelID(ID.one) == AnyCancelID(AnyCancelID(ID.one)))
+    #expect(AnyCancelID(ID.one) == AnyCancelID(ID.one))
+    #expect(AnyCancelID(ID.one).hashValue == AnyCancelID(ID.one).hashValue)
   }
 }
 

@@ -103,11 +103,9 @@ struct AnyCancelID: Hashable, Sendable {
   let base: any Hashable & Sendable
   private let equals: @Sendable (any Hashable & Sendable) -> Bool
 
+  /// Wraps `base`. (`AnyCancelID` is internal, so `base` is never one
+  /// itself: no dynamic cast on this hot path.)
   init(_ base: any Hashable & Sendable) {
-    if let erased = base as? AnyCancelID {
-      self = erased
-      return
-    }
     self.base = base
     self.equals = Self.comparer(base)
   }
