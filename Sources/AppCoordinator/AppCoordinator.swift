@@ -192,7 +192,7 @@ public actor AppCoordinator {
 
   // MARK: Navigation steps
 
-  private func setRoot(_ route: Route) async {
+  func setRoot(_ route: Route) async {
     await dismissModal()
     while let entry = stack.popLast() { await end(entry) }
     stack = [await begin(route)]
@@ -210,7 +210,7 @@ public actor AppCoordinator {
     emit(.pop(entry.route))
   }
 
-  private func present(_ route: Route) async {
+  func present(_ route: Route) async {
     await dismissModal()
     modal = await begin(route)
     emit(.present(route))
@@ -272,68 +272,38 @@ public actor AppCoordinator {
     switch screen {
     case .intro(let feature):
       defer { feature.send(.appeared) }  // after subscribing to its outputs
-      return relay(feature.outputValues) { coordinator, output in
-        switch output {
-        case .showHome: await coordinator.setRoot(.home)
-        case .showLogin: await coordinator.present(.login)
-        }
-      }
-    case .home(let feature):
-      defer { feature.send(.appeared) }  // after subscribing to its outputs
-      return relay(feature.outputValues) { coordinator, output in
-        switch output {
-        case .openReport(let termNo): await coordinator.present(.report(termNo: termNo))
-        case .openMyPage: await coordinator.present(.myPage)
-        case .dismissToMain: await coordinator.dismissToMain()
-        case .sessionExpired: await coordinator.present(.login)
-        }
-      }
+      return relay(feature.outputValues) { await $0.popupFlow.handle($1) }
     case .login(let feature):
-      return relay(feature.outputValues) { coordinator, output in
-        if case .loggedIn(let session) = output { await coordinator.loggedIn(session) }
-      }
+      return relay(feature.outputValues) { await $0.popupFlow.handle($1) }
+    case .home(let feature):
+      defer { feature.send(.appeared) }
+      return relay(feature.outputValues) { await $0.homeFlow.handle($1) }
+    case .report(let feature):
+      defer { feature.send(.loadTriggered) }
+      return relay(feature.outputValues) { await $0.homeFlow.handle($1) }
+    case .messages(let feature):
+      defer { feature.send(.appeared) }
+      return relay(feature.outputValues) { await $0.homeFlow.handle($1) }
+    case .declare(let feature):
+      return relay(feature.outputValues) { await $0.homeFlow.handle($1) }
+    case .myPage(let feature):
+      defer { feature.send(.appeared) }
+      return relay(feature.outputValues) { await $0.homeFlow.handle($1) }
     case .weather(let feature):
-      defer { feature.send(.cityEntered(WeatherMachine.defaultCity)) }  // after subscribing to its outputs
+      defer { feature.send(.cityEntered(WeatherMachine.defaultCity)) }
       return relay(feature.outputValues) { _, _ in }
     case .findNumber(let feature):
-      defer { feature.send(.gameStart) }  // after subscribing to its outputs
+      defer { feature.send(.gameStart) }
       return relay(feature.outputValues) { _, _ in }
     case .directions(let feature):
       return relay(feature.outputValues) { _, _ in }
-    case .report(let feature):
-      defer { feature.send(.loadTriggered) }  // after subscribing to its outputs
-      return relay(feature.outputValues) { coordinator, _ in await coordinator.sessionExpired() }
-    case .messages(let feature):
-      defer { feature.send(.appeared) }  // after subscribing to its outputs
-      return relay(feature.outputValues) { coordinator, output in
-        switch output {
-        case .openDeclare(let message):
-          await coordinator.pushScreen(
-            .declare(messageId: message.messageId), coordinator.container.makeDeclareScreen(message))
-        case .openURL(let url): await coordinator.openURL(url)
-        case .alert: break
-        case .sessionExpired: await coordinator.sessionExpired()
-        }
-      }
-    case .declare(let feature):
-      return relay(feature.outputValues) { coordinator, output in
-        switch output {
-        case .finished(let result): await coordinator.declareFinished(result)
-        case .sessionExpired: await coordinator.sessionExpired()
-        }
-      }
-    case .myPage(let feature):
-      defer { feature.send(.appeared) }  // after subscribing to its outputs
-      return relay(feature.outputValues) { coordinator, output in
-        switch output {
-        case .loggedOut:
-          await coordinator.dismissToMain()
-          await coordinator.setRoot(.intro)
-        case .sessionExpired: await coordinator.sessionExpired()
-        }
-      }
     }
   }
+
+  /// The child coordinators, as the article's navigators: each turns its
+  /// flow's outputs into navigation on this coordinator.
+  nonisolated var homeFlow: some HomeNavigating { HomeFlow(app: self) }
+  nonisolated var popupFlow: some PopupNavigating { PopupFlow(app: self) }
 
   /// Runs `handle` for each output until the feature finishes, counting
   /// each one handled.
@@ -351,12 +321,12 @@ public actor AppCoordinator {
     }
   }
 
-  private func pushScreen(_ route: Route, _ screen: Screen) async {
+  func pushScreen(_ route: Route, _ screen: Screen) async {
     stack.append(await begin(route, screen: screen))
     emit(.push(route))
   }
 
-  private func loggedIn(_ session: LoginSession) async {
+  func loggedIn(_ session: LoginSession) async {
     await container.session.start(session)
     await dismissModal()
     if case .home? = stack.first?.route {
@@ -370,18 +340,18 @@ public actor AppCoordinator {
     }
   }
 
-  private func sessionExpired() async {
+  func sessionExpired() async {
     await container.session.logout()
     await present(.login)
   }
 
-  private func declareFinished(_ result: DeclareResult) async {
+  func declareFinished(_ result: DeclareResult) async {
     guard case .declare? = stack.last?.route else { return }
     await pop()
     if case .messages(let messages) = stack.last?.screen { messages.send(.declareFinished(result)) }
   }
 
-  private func openURL(_ url: String) {
+  func openURL(_ url: String) {
     log.append(.navigation(.openURL(url), state))
     events.accept(.openURL(url))
   }

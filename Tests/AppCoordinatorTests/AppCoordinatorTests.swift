@@ -199,3 +199,43 @@ func readmeCoordinatorExample() async throws {
   #expect(await app.state == NavigationState(stack: [.home, .weather], modal: .report(termNo: 101)))
   await app.finish()
 }
+
+/// Records where outputs lead, in place of the home flow's child coordinator.
+final class RecordingNavigator: HomeNavigating, PopupNavigating {
+  let calls = Locked<[String]>([])
+  private func record(_ call: String) { calls.withLock { $0.append(call) } }
+  func toReport(termNo: Int) async { record("report \(termNo)") }
+  func toMyPage() async { record("mypage") }
+  func toDeclare(_ message: Message) async { record("declare \(message.messageId)") }
+  func declareFinished(_ result: DeclareResult) async { record("declared") }
+  func openURL(_ url: String) async { record("url \(url)") }
+  func dismissToMain() async { record("main") }
+  func toLogin() async { record("login") }
+  func loggedOut() async { record("loggedOut") }
+  func toHome() async { record("home") }
+  func loggedIn(_ session: LoginSession) async { record("loggedIn \(session.user.id)") }
+}
+
+@Test("The flows' navigators: each output leads where the article's navigators led")
+func navigatorMapping() async {
+  let navigator = RecordingNavigator()
+  await navigator.handle(HomeMachine.Output.openReport(termNo: 101))
+  await navigator.handle(HomeMachine.Output.openMyPage)
+  await navigator.handle(HomeMachine.Output.dismissToMain)
+  await navigator.handle(HomeMachine.Output.sessionExpired)
+  await navigator.handle(MessagesMachine.Output.openDeclare(Message(messageId: 13, sender: "", text: "", sentAt: "")))
+  await navigator.handle(MessagesMachine.Output.openURL("https://x"))
+  await navigator.handle(MessagesMachine.Output.alert(.declareComplete))
+  await navigator.handle(DeclareMachine.Output.finished(.completed))
+  await navigator.handle(MyPageMachine.Output.loggedOut)
+  await navigator.handle(IntroMachine.Output.showLogin)
+  await navigator.handle(
+    LoginMachine.Output.loggedIn(
+      LoginSession(
+        user: User(id: "alice", name: "A", memIdx: 1), tokens: .init(accessToken: "", refreshToken: "", expiresIn: 1))))
+  #expect(
+    navigator.calls.withLock { $0 } == [
+      "report 101", "mypage", "main", "login", "declare 13", "url https://x", "declared", "loggedOut", "login",
+      "loggedIn alice",
+    ])
+}
