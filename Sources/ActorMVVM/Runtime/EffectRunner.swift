@@ -21,10 +21,10 @@ package final class EffectRunner<Input: Sendable, Output: Sendable> {
   private let sink: @Sendable (EffectMessage<Input>) -> Void
   /// Every task not yet returned, also reachable from other isolation
   /// domains (a feature's `deinit`) to cancel them.
-  private let tasks: TaskBag
+  private let tasks: any EffectTaskRegistry
 
   package init(
-    counters: LifetimeCounters, tasks: TaskBag = TaskBag(),
+    counters: LifetimeCounters, tasks: any EffectTaskRegistry = TaskBag(),
     sink: @escaping @Sendable (EffectMessage<Input>) -> Void
   ) {
     self.counters = counters
@@ -115,18 +115,27 @@ package final class EffectRunner<Input: Sendable, Output: Sendable> {
   }
 }
 
-/// Tasks by generation behind a lock: how a feature's nonisolated `deinit`
-/// reaches the effect tasks its runner started.
-package final class TaskBag: Sendable {
+/// Where an ``EffectRunner`` registers the tasks it starts, so that code in
+/// another isolation domain (a feature's nonisolated `deinit`) can cancel
+/// them. A feature's mailbox is its registry (one lock for both); tests
+/// use a ``TaskBag``.
+package protocol EffectTaskRegistry: Sendable {
+  func insert(_ task: Task<Void, Never>, for generation: UInt64)
+  func remove(_ generation: UInt64)
+  func cancelAll()
+}
+
+/// A stand-alone ``EffectTaskRegistry``: tasks by generation behind a lock.
+package final class TaskBag: EffectTaskRegistry {
   private let tasks = Locked<[UInt64: Task<Void, Never>]>([:])
 
   package init() {}
 
-  func insert(_ task: Task<Void, Never>, for generation: UInt64) {
+  package func insert(_ task: Task<Void, Never>, for generation: UInt64) {
     tasks.withLock { $0[generation] = task }
   }
 
-  func remove(_ generation: UInt64) {
+  package func remove(_ generation: UInt64) {
     _ = tasks.withLock { $0.removeValue(forKey: generation) }
   }
 

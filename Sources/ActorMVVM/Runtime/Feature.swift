@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Runs a ``StateMachine``: the actor behind every screen.
 ///
 /// ```swift
@@ -52,11 +54,9 @@ public actor Feature<Machine: StateMachine> {
   private let outputRelay: EventRelay<Output>
   private let mailbox = Mailbox<Machine>()
   private let runner: EffectRunner<Input, Output>
-  /// The runner's tasks, reachable from `deinit` to cancel them on release.
-  private let effectTasks = TaskBag()
   private let counters: LifetimeCounters
   private var batch: [Mailbox<Machine>.Message] = []
-  private let emitted = Locked(0)
+  private let emitted = Atomic<Int>(0)
   private var lifecycle = Lifecycle.running
   private var idleWaiters: [CheckedContinuation<Void, Never>] = []
   private var finishWaiters: [CheckedContinuation<Void, Never>] = []
@@ -72,7 +72,8 @@ public actor Feature<Machine: StateMachine> {
     self.stateRelay = StateRelay(initialState, counters: counters)
     self.outputRelay = EventRelay(counters: counters)
     let mailbox = self.mailbox
-    self.runner = EffectRunner(counters: counters, tasks: effectTasks) { mailbox.push(.effect($0)) }
+    // The mailbox also registers the effect tasks, so `deinit` can cancel them.
+    self.runner = EffectRunner(counters: counters, tasks: mailbox) { mailbox.push(.effect($0)) }
     counters.featureCount.increment()
     mailbox.attach(self)
   }
@@ -82,7 +83,7 @@ public actor Feature<Machine: StateMachine> {
   // "circular reference" in release builds.)
   deinit {
     counters.featureCount.decrement()
-    effectTasks.cancelAll()
+    mailbox.cancelAll()
     var leftover: [Mailbox<Machine>.Message] = []
     for task in mailbox.close(into: &leftover) { task.cancel() }
     stateRelay.finish()
@@ -172,7 +173,7 @@ public actor Feature<Machine: StateMachine> {
 
   /// Outputs emitted so far. A listener that has handled this many outputs
   /// has caught up (how the coordinator knows navigation has settled).
-  public nonisolated var emittedOutputCount: Int { emitted.withLock { $0 } }
+  public nonisolated var emittedOutputCount: Int { emitted.load(ordering: .relaxed) }
 
   /// Effects whose results may still land.
   public var runningEffectCount: Int { runner.liveCount }
@@ -255,7 +256,7 @@ public actor Feature<Machine: StateMachine> {
     if case .none = effect.kind { return }
     runner.perform(effect) { output in
       publish()
-      emitted.withLock { $0 += 1 }
+      emitted.add(1, ordering: .relaxed)
       outputRelay.accept(output)
     }
   }

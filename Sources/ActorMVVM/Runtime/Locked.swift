@@ -15,36 +15,57 @@
 /// tell a real race from a false one. The sanitizer intercepts pthread
 /// mutexes, so with this lock its reports mean something.
 ///
-/// `@unchecked Sendable` is safe because `value` is private and read or
-/// written only inside `withLock`, between `pthread_mutex_lock` and
-/// `pthread_mutex_unlock` on the same mutex: no two threads touch it at
-/// once, and the mutex orders every access after the previous one. The
-/// stress suite runs under the thread sanitizer (`Scripts/stress.sh`) and
-/// fails on a report, which is the test that would catch a violation.
-package final class Locked<Value>: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var value: Value
+/// The value and the mutex share one heap allocation (a `ManagedBuffer`:
+/// the value as its header, the mutex as its single element), so a lock
+/// costs one object, not two.
+///
+/// `@unchecked Sendable` is safe because the value (the buffer's header) is
+/// read or written only inside `withLock`, between `pthread_mutex_lock` and
+/// `pthread_mutex_unlock` on the mutex stored beside it: no two threads
+/// touch it at once, and the mutex orders every access after the previous
+/// one. The storage is private, so nothing reaches the value another way.
+/// `LockedStressTests` hammers one lock from 8 tasks, and the stress suite
+/// runs under the thread sanitizer (`Scripts/stress.sh`), which fails on any
+/// report: the tests that would catch a violation. (`ManagedBuffer` is
+/// never `Sendable`, so the promise is made here, on the only way in.)
+package struct Locked<Value>: @unchecked Sendable {
+  private let storage: LockedStorage<Value>
 
   package init(_ value: Value) {
-    self.value = value
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    let status = pthread_mutex_init(mutex, nil)
-    precondition(status == 0, "pthread_mutex_init failed: \(status)")
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
+    storage = LockedStorage.create(value)
   }
 
   /// Runs `body` with exclusive access to the value. `body` must not
   /// suspend (it cannot: it is synchronous) and must not take this lock again.
   @inline(__always)
   package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body(&value)
+    try storage.withLock(body)
+  }
+}
+
+/// The storage of a ``Locked``: the value and its mutex in one allocation.
+final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+  static func create(_ value: Value) -> LockedStorage<Value> {
+    let buffer = create(minimumCapacity: 1) { _ in value }
+    let storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)
+    storage.withUnsafeMutablePointerToElements { mutex in
+      let status = pthread_mutex_init(mutex, nil)
+      precondition(status == 0, "pthread_mutex_init failed: \(status)")
+    }
+    return storage
+  }
+
+  deinit {
+    // The header (the value) is deinitialised by ManagedBuffer; the mutex is ours.
+    _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+  }
+
+  @inline(__always)
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    try withUnsafeMutablePointers { value, mutex in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body(&value.pointee)
+    }
   }
 }

@@ -7,7 +7,7 @@
 ///   finds the mailbox idle starts a short-lived task on the feature's actor;
 ///   everyone else just appends. An idle feature has no task parked.
 /// - After `close`, pushes are dropped and counted.
-final class Mailbox<Machine: StateMachine>: Sendable {
+final class Mailbox<Machine: StateMachine>: EffectTaskRegistry {
   typealias Input = Machine.Input
 
   enum Message: Sendable {
@@ -22,33 +22,34 @@ final class Mailbox<Machine: StateMachine>: Sendable {
     var dropped = 0
     var nextBindingID: UInt64 = 0
     var bindings: [UInt64: Task<Void, Never>] = [:]
+    /// The effect tasks not yet returned, by generation.
+    var effects: [UInt64: Task<Void, Never>] = [:]
+    /// Weak: the mailbox must not keep its feature alive.
+    weak var owner: Feature<Machine>?
   }
 
-  private struct WeakOwner { weak var feature: Feature<Machine>? }
-
   private let state = Locked(State())
-  private let owner = Locked(WeakOwner())
 
   /// Called once, from the feature's initialiser.
   func attach(_ feature: Feature<Machine>) {
-    owner.withLock { $0.feature = feature }
+    state.withLock { $0.owner = feature }
   }
 
   var droppedCount: Int { state.withLock { $0.dropped } }
 
   /// Appends `message`, scheduling a drain if none is scheduled.
   func push(_ message: Message) {
-    let needsDrain = state.withLock { state -> Bool in
+    let feature = state.withLock { state -> Feature<Machine>? in
       if state.closed {
         if case .effect(.ended) = message {} else { state.dropped += 1 }
-        return false
+        return nil
       }
       state.buffer.append(message)
-      guard !state.scheduled else { return false }
+      guard !state.scheduled else { return nil }
       state.scheduled = true
-      return true
+      return state.owner
     }
-    guard needsDrain, let feature = owner.withLock({ $0.feature }) else { return }
+    guard let feature else { return }
     Task { await feature.drain() }
   }
 
@@ -74,6 +75,24 @@ final class Mailbox<Machine: StateMachine>: Sendable {
       defer { state.bindings.removeAll() }
       return Array(state.bindings.values)
     }
+  }
+
+  // MARK: EffectTaskRegistry
+
+  func insert(_ task: Task<Void, Never>, for generation: UInt64) {
+    state.withLock { $0.effects[generation] = task }
+  }
+
+  func remove(_ generation: UInt64) {
+    _ = state.withLock { $0.effects.removeValue(forKey: generation) }
+  }
+
+  func cancelAll() {
+    let tasks = state.withLock { state in
+      defer { state.effects.removeAll() }
+      return Array(state.effects.values)
+    }
+    for task in tasks { task.cancel() }
   }
 
   /// Starts a task that runs `body` for as long as the mailbox is open.
