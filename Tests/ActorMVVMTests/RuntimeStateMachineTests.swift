@@ -6,7 +6,7 @@ import Testing
 /// The effect runner, transition by transition, without a feature around it.
 @Suite("EffectRunner")
 struct EffectRunnerTests {
-  typealias Runner = EffectRunner<Int, String>
+  typealias Runner = EffectRunner<Int, String, TaskBag>
 
   final class Sink: Sendable {
     let messages = Locked<[EffectMessage<Int>]>([])
@@ -20,7 +20,7 @@ struct EffectRunnerTests {
   @Test("A run whose work finished before it was superseded is stale: the generation check drops it")
   func staleAfterCompletion() async {
     let sink = Sink()
-    let runner = Runner(counters: LifetimeCounters()) { sink.push($0) }
+    var runner = Runner(counters: LifetimeCounters(), tasks: TaskBag()) { sink.push($0) }
     var arrivals = sink.arrived.values.makeAsyncIterator()
     runner.perform(.run(id: "load") { send in send(1) }) { _ in }
     // Wait until run 1 has sent its result *and* ended: its work is done.
@@ -40,7 +40,7 @@ struct EffectRunnerTests {
 
   @Test("cancel(id:) ends liveness; other ids are untouched")
   func cancelByID() async {
-    let runner = Runner(counters: LifetimeCounters()) { _ in }
+    var runner = Runner(counters: LifetimeCounters(), tasks: TaskBag()) { _ in }
     let clock = TestClock()  // never advanced: "a" runs until cancelled
     runner.perform(.merge(.run(id: "a") { _ in try? await clock.sleep(for: .seconds(60)) }, .run(id: "b") { _ in })) {
       _ in
@@ -54,7 +54,7 @@ struct EffectRunnerTests {
 
   @Test("Outputs are emitted synchronously, in merge order")
   func outputOrder() {
-    let runner = Runner(counters: LifetimeCounters()) { _ in }
+    var runner = Runner(counters: LifetimeCounters(), tasks: TaskBag()) { _ in }
     var emitted: [String] = []
     runner.perform(.merge(.emit("a"), .none, .merge(.emit("b"), .emit("c")))) { emitted.append($0) }
     #expect(emitted == ["a", "b", "c"])

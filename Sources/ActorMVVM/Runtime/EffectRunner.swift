@@ -6,10 +6,11 @@
 /// from runs that are not live are stale and must be dropped by the host:
 /// ``isLive(_:)`` is the check the host makes where results re-enter.
 ///
-/// Not thread-safe: it belongs to one isolation domain (its host's actor),
-/// which calls every method. The tasks it starts are not isolated to that
+/// A value owned by one isolation domain (its host's actor, as a stored
+/// `var`), which calls every method; a struct, so a feature pays no extra
+/// allocation for it. The tasks it starts are not isolated to that
 /// actor: they run concurrently with it.
-package final class EffectRunner<Input: Sendable, Output: Sendable> {
+package struct EffectRunner<Input: Sendable, Output: Sendable, Registry: EffectTaskRegistry> {
   private var nextGeneration: UInt64 = 0
   /// Live runs.
   private var live: [UInt64: Task<Void, Never>] = [:]
@@ -21,10 +22,12 @@ package final class EffectRunner<Input: Sendable, Output: Sendable> {
   private let sink: @Sendable (EffectMessage<Input>) -> Void
   /// Every task not yet returned, also reachable from other isolation
   /// domains (a feature's `deinit`) to cancel them.
-  private let tasks: any EffectTaskRegistry
+  /// (Generic rather than an existential: a feature stores its runner
+  /// inline, and a concrete registry is one word instead of five.)
+  private let tasks: Registry
 
   package init(
-    counters: LifetimeCounters, tasks: any EffectTaskRegistry = TaskBag(),
+    counters: LifetimeCounters, tasks: Registry,
     sink: @escaping @Sendable (EffectMessage<Input>) -> Void
   ) {
     self.counters = counters
@@ -44,7 +47,7 @@ package final class EffectRunner<Input: Sendable, Output: Sendable> {
 
   /// Performs `effect`: outputs go to `emit` synchronously and in order;
   /// runs start; cancellations cancel.
-  package func perform(_ effect: Effect<Input, Output>, emit: (Output) -> Void) {
+  package mutating func perform(_ effect: Effect<Input, Output>, emit: (Output) -> Void) {
     switch effect.kind {
     case .none: break
     case .emit(let output): emit(output)
@@ -57,7 +60,7 @@ package final class EffectRunner<Input: Sendable, Output: Sendable> {
   }
 
   /// Handles a run's `ended` message.
-  package func ended(_ generation: UInt64) {
+  package mutating func ended(_ generation: UInt64) {
     tasks.remove(generation)
     if live.removeValue(forKey: generation) != nil {
       forgetID(of: generation)
@@ -68,7 +71,7 @@ package final class EffectRunner<Input: Sendable, Output: Sendable> {
 
   /// Cancels every run and hands back all tasks not yet returned, for the
   /// host to await.
-  package func cancelAll() -> [Task<Void, Never>] {
+  package mutating func cancelAll() -> [Task<Void, Never>] {
     let tasks = Array(live.values) + Array(winding.values)
     live.removeAll()
     winding.removeAll()
@@ -78,7 +81,7 @@ package final class EffectRunner<Input: Sendable, Output: Sendable> {
     return tasks
   }
 
-  private func start(_ run: Effect<Input, Output>.Run) {
+  private mutating func start(_ run: Effect<Input, Output>.Run) {
     if let id = run.id, let running = generationOfID[id] { cancel(running) }
     nextGeneration &+= 1
     let generation = nextGeneration
@@ -101,14 +104,14 @@ package final class EffectRunner<Input: Sendable, Output: Sendable> {
     }
   }
 
-  private func cancel(_ generation: UInt64) {
+  private mutating func cancel(_ generation: UInt64) {
     guard let task = live.removeValue(forKey: generation) else { return }
     forgetID(of: generation)
     task.cancel()
     winding[generation] = task
   }
 
-  private func forgetID(of generation: UInt64) {
+  private mutating func forgetID(of generation: UInt64) {
     if let id = idOfGeneration.removeValue(forKey: generation), generationOfID[id] == generation {
       generationOfID.removeValue(forKey: id)
     }

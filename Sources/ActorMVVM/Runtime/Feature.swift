@@ -53,7 +53,7 @@ public actor Feature<Machine: StateMachine> {
   private let stateRelay: StateRelay<State>
   private let outputRelay: EventRelay<Output>
   private let mailbox = Mailbox<Machine>()
-  private let runner: EffectRunner<Input, Output>
+  private var runner: EffectRunner<Input, Output, Mailbox<Machine>>
   private let counters: LifetimeCounters
   private var batch: [Mailbox<Machine>.Message] = []
   private let emitted = Atomic<Int>(0)

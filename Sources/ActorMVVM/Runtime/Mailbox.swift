@@ -7,7 +7,10 @@
 ///   finds the mailbox idle starts a short-lived task on the feature's actor;
 ///   everyone else just appends. An idle feature has no task parked.
 /// - After `close`, pushes are dropped and counted.
-final class Mailbox<Machine: StateMachine>: EffectTaskRegistry {
+/// - A struct around one ``Locked``: copies share the same state (the lock's
+///   storage), so the feature, its effect sink and its bindings all hold
+///   the same mailbox without an extra object.
+struct Mailbox<Machine: StateMachine>: EffectTaskRegistry {
   typealias Input = Machine.Input
 
   enum Message: Sendable {
@@ -101,15 +104,16 @@ final class Mailbox<Machine: StateMachine>: EffectTaskRegistry {
     counters: LifetimeCounters,
     _ body: @escaping @Sendable (Mailbox) async -> Void
   ) -> Task<Void, Never>? {
-    state.withLock { state in
+    let mailbox = self
+    return state.withLock { state in
       guard !state.closed else { return nil }
       state.nextBindingID &+= 1
       let id = state.nextBindingID
       counters.bindingCount.increment()
       // Registered under the lock, so the task cannot deregister before it is registered.
       let task = Task {
-        await body(self)
-        _ = self.state.withLock { $0.bindings.removeValue(forKey: id) }
+        await body(mailbox)
+        _ = mailbox.state.withLock { $0.bindings.removeValue(forKey: id) }
         counters.bindingCount.decrement()
       }
       state.bindings[id] = task
