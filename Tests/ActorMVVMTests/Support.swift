@@ -112,14 +112,3 @@ struct SignallingSequence<Element: Sendable>: AsyncSequence, Sendable {
     }
   }
 }
-
-/// Collects the first `count` elements of a sequence.
-func collect<S: AsyncSequence>(_ sequence: S, count: Int) async throws -> [S.Element] {
-  var result: [S.Element] = []
-  guard count > 0 else { return result }
-  for try await element in sequence {
-    result.append(element)
-    if result.count == count { break }
-  }
-  return result
-}
