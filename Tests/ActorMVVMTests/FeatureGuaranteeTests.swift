@@ -5,11 +5,11 @@ import Testing
 /// One test (at least) per guarantee of DESIGN.md, numbered as there.
 @Suite("Feature guarantees")
 struct FeatureGuaranteeTests {
-  let clock = TestClock()
+  let testClock = TestClock()
   let counters = LifetimeCounters()
 
   func makeFeature() -> Feature<Probe> {
-    Feature(Probe(clock: clock), initialState: .init(), counters: counters)
+    Feature(Probe(clock: testClock), initialState: .init(), counters: counters)
   }
 
   @Test("1. Mailbox order: per-sender order kept, one input at a time")
@@ -98,10 +98,10 @@ struct FeatureGuaranteeTests {
   func supersededEffect() async {
     let feature = makeFeature()
     feature.send(.load(1, after: .seconds(10)))
-    await clock.waitForSleepers(1)
+    await testClock.waitForSleepers(1)
     feature.send(.load(2, after: .seconds(5)))
-    await clock.waitForSleeper(until: .init(offset: .seconds(5)))
-    clock.advance(by: .seconds(10))
+    await testClock.waitForSleeper(until: .init(offset: .seconds(5)))
+    testClock.advance(by: .seconds(10))
     await feature.idle()
     #expect(await feature.state.loaded == [2])
     #expect(await feature.state.errors.isEmpty)  // the cancellation error was discarded too
@@ -112,11 +112,11 @@ struct FeatureGuaranteeTests {
   func cancelByID() async {
     let feature = makeFeature()
     feature.send(.load(1, after: .seconds(1)))
-    await clock.waitForSleepers(1)
+    await testClock.waitForSleepers(1)
     feature.send(.cancelLoad)
     feature.send(.stream(count: 10))
     await feature.idle()
-    clock.advance(by: .seconds(2))
+    testClock.advance(by: .seconds(2))
     let state = await feature.state
     #expect(state.loaded.isEmpty)
     #expect(state.total == 45)
@@ -132,7 +132,7 @@ struct FeatureGuaranteeTests {
     let (inputs, continuation) = AsyncStream<Probe.Input>.makeStream()
     feature.bind(inputs)
     feature.send(.load(1, after: .seconds(60)))
-    await clock.waitForSleepers(1)
+    await testClock.waitForSleepers(1)
     #expect(counters.snapshot == .init(features: 1, effects: 1, bindings: 1, subscriptions: 2))
     await feature.finish()
     #expect(counters.effects == 0)
@@ -142,7 +142,7 @@ struct FeatureGuaranteeTests {
     for await _ in outputs { count += 1 }
     #expect(count == 1)  // the state stream's current state, then both ended
     #expect(counters.subscriptions == 0)
-    #expect(clock.sleeperCount == 0)
+    #expect(testClock.sleeperCount == 0)
     continuation.finish()
   }
 
@@ -151,7 +151,7 @@ struct FeatureGuaranteeTests {
     var feature: Feature<Probe>? = makeFeature()
     let outputs = feature!.outputs
     feature!.send(.load(1, after: .seconds(60)))
-    await clock.waitForSleepers(1)
+    await testClock.waitForSleepers(1)
     feature = nil
     for await _ in outputs {}
     #expect(counters.features == 0)
@@ -166,15 +166,15 @@ struct FeatureGuaranteeTests {
     await feature.finish()
   }
 
-  @Test("8. Time comes from the injected clock")
+  @Test("8. Time comes from the injected testClock")
   func injectedTime() async {
     let feature = makeFeature()
     feature.send(.load(7, after: .milliseconds(300)))
-    await clock.waitForSleepers(1)
-    clock.advance(by: .milliseconds(299))
+    await testClock.waitForSleepers(1)
+    testClock.advance(by: .milliseconds(299))
     await feature.flush()
     #expect(await feature.state.loaded.isEmpty)
-    clock.advance(by: .milliseconds(1))
+    testClock.advance(by: .milliseconds(1))
     await feature.idle()
     #expect(await feature.state.loaded == [7])
     await feature.finish()

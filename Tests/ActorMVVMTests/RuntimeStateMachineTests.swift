@@ -41,8 +41,9 @@ struct EffectRunnerTests {
   @Test("cancel(id:) ends liveness; other ids are untouched")
   func cancelByID() async {
     var runner = Runner(counters: LifetimeCounters(), tasks: TaskBag()) { _ in }
-    let clock = TestClock()  // never advanced: "a" runs until cancelled
-    runner.perform(.merge(.run(id: "a") { _ in try? await clock.sleep(for: .seconds(60)) }, .run(id: "b") { _ in })) {
+    let testClock = TestClock()  // never advanced: "a" runs until cancelled
+    runner.perform(.merge(.run(id: "a") { _ in try? await testClock.sleep(for: .seconds(60)) }, .run(id: "b") { _ in }))
+    {
       _ in
     }
     #expect(runner.liveCount == 2)
@@ -80,8 +81,8 @@ struct ActivityTrackerTests {
     let tracker = ActivityTracker(counters: LifetimeCounters())
     var changes = tracker.isLoadingValues.makeAsyncIterator()
     #expect(await changes.next() == false)
-    let clock = TestClock()  // never advanced: the slow work holds until cancelled
-    let slow = Task { await tracker.track { try? await clock.sleep(for: .seconds(3_600)) } }
+    let testClock = TestClock()  // never advanced: the slow work holds until cancelled
+    let slow = Task { await tracker.track { try? await testClock.sleep(for: .seconds(3_600)) } }
     #expect(await changes.next() == true)  // the slow work is in flight
     #expect(tracker.inFlight == 1)
     // Overlapping work that throws: the count goes up and back down, and

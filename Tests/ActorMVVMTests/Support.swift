@@ -48,9 +48,9 @@ struct Probe: StateMachine {
       state.count += 1
       return .emit(.emitted(value))
     case .load(let value, let delay):
-      let clock = self.clock
+      let testClock = self.clock
       return .task(id: LoadID.load) {
-        try await clock.sleep(for: delay)
+        try await testClock.sleep(for: delay)
         return .loaded(value)
       } catch: {
         .failed("\($0)")
