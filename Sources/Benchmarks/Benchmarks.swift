@@ -1,7 +1,7 @@
 import ActorMVVM
 import Foundation
 
-/// `swift run -c release Benchmarks [--json] [--quick]`: ActorMVVM against a
+/// `swift run -c release Benchmarks [--json] [--quick] [--only TEXT]`: ActorMVVM against a
 /// hand-rolled baseline in the same run, median of several repetitions.
 struct Row {
   let name: String
@@ -29,14 +29,23 @@ enum BenchmarkMain {
     let json = arguments.contains("--json")
     let quick = arguments.contains("--quick")
     let repetitions = quick ? 1 : 5
-    if let index = arguments.firstIndex(of: "--profile-effects"),
-      let count = Int(arguments[arguments.index(after: index)])
-    {
-      // For profilers: one workload, nothing else.
-      print(await Workloads.supersedingEffects(count: count))
+    if let index = arguments.firstIndex(of: "--profile") {
+      // For profilers: one ActorMVVM workload, no baseline, nothing else.
+      let workload = arguments[arguments.index(after: index)]
+      switch workload {
+      case "inputs": print(await Workloads.inputs(senders: 1, perSender: 5_000_000))
+      case "fanout": print(await Workloads.eventFanOut(subscribers: 10, events: 500_000, path: .fast))
+      case "fanout-stream": print(await Workloads.eventFanOut(subscribers: 10, events: 300_000, path: .stream))
+      case "combine": print(await Workloads.combineLatestEvents(events: 1_000_000))
+      case "effects": print(await Workloads.supersedingEffects(count: 500_000))
+      default: print("unknown workload \(workload): inputs, fanout, fanout-stream, combine, effects")
+      }
       return
     }
     let scale = quick ? 10 : 1
+    // `--only TEXT`: run just the workloads whose name contains TEXT (memory always runs first).
+    let only = arguments.firstIndex(of: "--only").map { arguments[arguments.index(after: $0)] }
+    func wanted(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
 
     func median(_ runs: Int, _ body: () async -> Double) async -> Double {
       var values: [Double] = []
@@ -46,7 +55,13 @@ enum BenchmarkMain {
     }
 
     var rows: [Row] = []
-    func add(_ name: String, _ unit: String, _ value: Double, _ baseline: Double?, goal: String) {
+    func add(
+      _ name: String, _ unit: String, _ measure: @autoclosure () async -> Double,
+      _ measureBaseline: @autoclosure () async -> Double?, goal: String
+    ) async {
+      guard wanted(name) else { return }
+      let value = await measure()
+      let baseline = await measureBaseline()
       rows.append(Row(name: name, unit: unit, value: value, baseline: baseline, goal: goal))
       if !json {
         let ratio = baseline.map { String(format: "%.2fx", value / $0) } ?? "-"
@@ -69,35 +84,38 @@ enum BenchmarkMain {
     }
 
     // Memory first, on a fresh heap; each measurement keeps what it allocated alive.
-    let (baselineBytes, baselineAllocations) = await Workloads.idleBaselineBytes(count: 10_000)
-    let (featureBytes, featureAllocations) = await Workloads.idleFeatureBytes(count: 10_000)
-    add("memory per idle feature + 1 subscription", "B", featureBytes, baselineBytes, goal: "≤ 1 KB")
-    let (manyBytes, manyAllocations) = await Workloads.idleFeatureBytes(count: 100_000 / scale)
-    let hundredThousand = manyBytes * 100_000 / 1e6
-    add("100,000 live features", "MB", hundredThousand, nil, goal: "≤ 150 MB")
-    withExtendedLifetime((baselineAllocations, featureAllocations, manyAllocations)) {}
+    if wanted("memory") || wanted("live features") {
+      let (baselineBytes, baselineAllocations) = await Workloads.idleBaselineBytes(count: 10_000)
+      let (featureBytes, featureAllocations) = await Workloads.idleFeatureBytes(count: 10_000)
+      let (manyBytes, manyAllocations) = await Workloads.idleFeatureBytes(count: 100_000 / scale)
+      await add("memory per idle feature + 1 subscription", "B", featureBytes, baselineBytes, goal: "≤ 1 KB")
+      await add("100,000 live features", "MB", manyBytes * 100_000 / 1e6, nil, goal: "≤ 150 MB")
+      withExtendedLifetime((baselineAllocations, featureAllocations, manyAllocations)) {}
+    }
     let inputCount = 2_000_000 / scale
-    add(
+    await add(
       "inputs/s, 1 sender", "/s",
       await median(repetitions) { await Workloads.inputs(senders: 1, perSender: inputCount) },
       await median(repetitions) { await Workloads.inputsBaseline(senders: 1, perSender: inputCount) }, goal: "≥ 5M/s")
-    add(
+    await add(
       "inputs/s, 8 senders", "/s",
       await median(repetitions) { await Workloads.inputs(senders: 8, perSender: inputCount / 8) },
       await median(repetitions) { await Workloads.inputsBaseline(senders: 8, perSender: inputCount / 8) }, goal: "")
 
     for subscribers in [1, 10, 100] {
       let events = 1_000_000 / subscribers / scale
-      let baseline = await median(repetitions) {
-        await Workloads.eventFanOutBaseline(subscribers: subscribers, events: events)
-      }
-      add(
+      let baseline =
+        wanted("event fan-out, \(subscribers) sub")
+        ? await median(repetitions) {
+          await Workloads.eventFanOutBaseline(subscribers: subscribers, events: events)
+        } : nil
+      await add(
         "event fan-out, \(subscribers) sub, relay .values", "/s",
         await median(repetitions) {
           await Workloads.eventFanOut(subscribers: subscribers, events: events, path: .fast)
         }, baseline,
         goal: subscribers == 10 ? "≥ 10M/s" : "")
-      add(
+      await add(
         "event fan-out, \(subscribers) sub, AsyncStream", "/s",
         await median(repetitions) {
           await Workloads.eventFanOut(subscribers: subscribers, events: events, path: .stream)
@@ -106,12 +124,12 @@ enum BenchmarkMain {
     }
     for subscribers in [1, 10, 100] {
       let updates = 1_000_000 / subscribers / scale
-      add(
+      await add(
         "state fan-out, \(subscribers) sub, relay .values", "/s",
         await median(repetitions) {
           await Workloads.stateFanOut(subscribers: subscribers, updates: updates, path: .fast)
         }, nil, goal: "")
-      add(
+      await add(
         "state fan-out, \(subscribers) sub, AsyncStream", "/s",
         await median(repetitions) {
           await Workloads.stateFanOut(subscribers: subscribers, updates: updates, path: .stream)
@@ -119,24 +137,27 @@ enum BenchmarkMain {
         goal: "")
     }
 
-    add(
+    await add(
       "combineLatest events/s", "/s",
       await median(repetitions) { await Workloads.combineLatestEvents(events: 500_000 / scale) },
       await median(repetitions) { await Workloads.combineLatestBaseline(events: 500_000 / scale) }, goal: "≥ 3.5M/s")
-    add(
+    await add(
       "superseding effects/s (flatMapLatest)", "/s",
       await median(repetitions) { await Workloads.supersedingEffects(count: 200_000 / scale) },
       await median(repetitions) { await Workloads.supersedingBaseline(count: 200_000 / scale) }, goal: "≥ 1M/s")
 
-    let latency = await Workloads.latency(samples: 20_000 / scale)
-    let latencyBase = await Workloads.latencyBaseline(samples: 20_000 / scale)
-    add(
-      "send → state latency p50", "µs", latency[latency.count / 2], latencyBase[latencyBase.count / 2], goal: "≤ 20 µs")
-    add(
-      "send → state latency p99", "µs", latency[latency.count * 99 / 100], latencyBase[latencyBase.count * 99 / 100],
-      goal: "≤ 200 µs")
+    if wanted("latency") {
+      let latency = await Workloads.latency(samples: 20_000 / scale)
+      let latencyBase = await Workloads.latencyBaseline(samples: 20_000 / scale)
+      await add(
+        "send → state latency p50", "µs", latency[latency.count / 2], latencyBase[latencyBase.count / 2],
+        goal: "≤ 20 µs")
+      await add(
+        "send → state latency p99", "µs", latency[latency.count * 99 / 100],
+        latencyBase[latencyBase.count * 99 / 100], goal: "≤ 200 µs")
+    }
 
-    add(
+    await add(
       "10,000 features × 100 inputs, run + finish", "s",
       await median(min(3, repetitions)) { await Workloads.driveAndFinish(features: 10_000 / scale, inputs: 100) }, nil,
       goal: "≤ 1 s")
