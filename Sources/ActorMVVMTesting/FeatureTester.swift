@@ -36,7 +36,7 @@ public actor FeatureTester<Machine: StateMachine> {
   private let machine: Machine
   private var current: State
   private let inbox = Inbox<Input>()
-  private var runner: EffectRunner<Input, Output, TaskBag>
+  private var runner: EffectRunner<Input, Output>
   private var pendingOutputs: [Output] = []
   private var pendingReceived: [Input] = []
 
@@ -45,7 +45,7 @@ public actor FeatureTester<Machine: StateMachine> {
     self.machine = machine
     self.current = initialState
     let inbox = self.inbox
-    self.runner = EffectRunner(counters: counters, tasks: TaskBag()) { inbox.push($0) }
+    self.runner = EffectRunner(counters: counters) { inbox.push($0) }
   }
 
   /// The state after everything sent and received so far.
@@ -177,6 +177,7 @@ public actor FeatureTester<Machine: StateMachine> {
     }
     let effect = machine.reduce(into: &current, input)
     runner.perform(effect) { pendingOutputs.append($0) }
+    runner.startPending()  // each input is a batch of its own
     if expected != current {
       Issue.record(
         """

@@ -6,7 +6,7 @@ import Testing
 /// The effect runner, transition by transition, without a feature around it.
 @Suite("EffectRunner")
 struct EffectRunnerTests {
-  typealias Runner = EffectRunner<Int, String, TaskBag>
+  typealias Runner = EffectRunner<Int, String>
 
   final class Sink: Sendable {
     let messages = Locked<[EffectMessage<Int>]>([])
@@ -20,9 +20,10 @@ struct EffectRunnerTests {
   @Test("A run whose work finished before it was superseded is stale: the generation check drops it")
   func staleAfterCompletion() async {
     let sink = Sink()
-    var runner = Runner(counters: LifetimeCounters(), tasks: TaskBag()) { sink.push($0) }
+    var runner = Runner(counters: LifetimeCounters()) { sink.push($0) }
     var arrivals = sink.arrived.values.makeAsyncIterator()
     runner.perform(.run(id: "load") { send in send(1) }) { _ in }
+    runner.startPending()
     // Wait until run 1 has sent its result *and* ended: its work is done.
     _ = await arrivals.next()
     _ = await arrivals.next()
@@ -34,18 +35,20 @@ struct EffectRunnerTests {
     #expect(runner.isLive(generation))
     // A newer run with the same id supersedes it before the host handles its result.
     runner.perform(.run(id: "load") { _ in }) { _ in }
+    runner.startPending()
     #expect(!runner.isLive(generation))
     for task in runner.cancelAll() { await task.value }
   }
 
   @Test("cancel(id:) ends liveness; other ids are untouched")
   func cancelByID() async {
-    var runner = Runner(counters: LifetimeCounters(), tasks: TaskBag()) { _ in }
+    var runner = Runner(counters: LifetimeCounters()) { _ in }
     let testClock = TestClock()  // never advanced: "a" runs until cancelled
     runner.perform(.merge(.run(id: "a") { _ in try? await testClock.sleep(for: .seconds(60)) }, .run(id: "b") { _ in }))
     {
       _ in
     }
+    runner.startPending()
     #expect(runner.liveCount == 2)
     runner.perform(.cancel(id: "a")) { _ in }
     #expect(runner.liveCount == 1)
@@ -53,9 +56,31 @@ struct EffectRunnerTests {
     #expect(runner.liveCount == 0)
   }
 
+  @Test("Runs start at startPending; one superseded or cancelled before then never starts")
+  func deferredStart() async {
+    let counters = LifetimeCounters()
+    let started = Locked<[Int]>([])
+    var runner = Runner(counters: counters) { _ in }
+    func run(_ n: Int, id: String?) -> Effect<Int, String> {
+      .run(id: id) { _ in started.withLock { $0.append(n) } }
+    }
+    runner.perform(run(1, id: "search")) { _ in }
+    runner.perform(run(2, id: nil)) { _ in }
+    runner.perform(run(3, id: "search")) { _ in }  // supersedes 1
+    runner.perform(run(4, id: "save")) { _ in }
+    runner.perform(.cancel(id: "save")) { _ in }  // cancels 4
+    #expect(runner.liveCount == 2)
+    #expect(counters.effects == 0)  // recorded, not started
+    runner.startPending()
+    #expect(counters.effects + started.withLock(\.count) >= 2)
+    for task in runner.cancelAll() { await task.value }
+    #expect(started.withLock { $0.sorted() } == [2, 3])
+    #expect(counters.effects == 0)
+  }
+
   @Test("Outputs are emitted synchronously, in merge order")
   func outputOrder() {
-    var runner = Runner(counters: LifetimeCounters(), tasks: TaskBag()) { _ in }
+    var runner = Runner(counters: LifetimeCounters()) { _ in }
     var emitted: [String] = []
     runner.perform(.merge(.emit("a"), .none, .merge(.emit("b"), .emit("c")))) { emitted.append($0) }
     #expect(emitted == ["a", "b", "c"])

@@ -19,36 +19,46 @@
 /// ``values`` is the relay's own sequence (fastest); ``stream`` is the same
 /// subscription as an `AsyncStream`. Both register when the property is read.
 public final class EventRelay<Value: Sendable>: Sendable {
+  @usableFromInline
   struct Slot {
-    let id: UInt64
-    var buffer: [Value] = []
-    var waiter: UnsafeContinuation<Void, Never>?
-    var cancelled = false
+    @usableFromInline let id: UInt64
+    @usableFromInline var buffer: [Value] = []
+    @usableFromInline var waiter: UnsafeContinuation<Void, Never>?
+    @usableFromInline var cancelled = false
+
+    @inlinable init(id: UInt64) { self.id = id }
   }
 
+  @usableFromInline
   struct Storage {
-    var finished = false
-    var nextID: UInt64 = 0
-    var table = SlotTable<Slot>()
+    @usableFromInline var finished = false
+    @usableFromInline var nextID: UInt64 = 0
+    @usableFromInline var table = SlotTable<Slot>()
+
+    @inlinable init() {}
   }
 
-  let storage = Locked(Storage())
-  let counters: LifetimeCounters
+  @usableFromInline let storage = Locked(Storage())
+  @usableFromInline let counters: LifetimeCounters
 
   /// Creates a relay with no subscribers.
   /// - Parameter counters: where live subscriptions are counted.
+  @inlinable
   public init(counters: LifetimeCounters = .shared) {
     self.counters = counters
   }
 
   /// Whether ``finish()`` has been called.
+  @inlinable
   public var isFinished: Bool { storage.withLock { $0.finished } }
 
   /// Subscribers registered right now.
+  @inlinable
   public var subscriberCount: Int { storage.withLock { $0.table.count } }
 
   /// Delivers `event` to every current subscriber. Ignored after
   /// ``finish()``. Never suspends.
+  @inlinable
   public func accept(_ event: Value) {
     let waiters = storage.withLock { state -> [UnsafeContinuation<Void, Never>] in
       guard !state.finished else { return [] }
@@ -66,6 +76,7 @@ public final class EventRelay<Value: Sendable>: Sendable {
   }
 
   /// Ends every subscription after it drains its backlog. Idempotent.
+  @inlinable
   public func finish() {
     let waiters = storage.withLock { state -> [UnsafeContinuation<Void, Never>] in
       guard !state.finished else { return [] }
@@ -83,9 +94,11 @@ public final class EventRelay<Value: Sendable>: Sendable {
   }
 
   /// A new subscription as this relay's own sequence. Registered now.
+  @inlinable
   public var values: Values { Values(subscription: Subscription(relay: self)) }
 
   /// A new subscription as an `AsyncStream`. Registered now.
+  @inlinable
   public var stream: AsyncStream<Value> {
     let cursor = StreamCursor(subscription: Subscription(relay: self))
     return AsyncStream(unfolding: { await cursor.next() })
@@ -95,18 +108,25 @@ public final class EventRelay<Value: Sendable>: Sendable {
   public struct Values: AsyncSequence, Sendable {
     public typealias Element = Value
     public typealias Failure = Never
-    let subscription: Subscription
+    @usableFromInline let subscription: Subscription
 
+    @inlinable init(subscription: Subscription) { self.subscription = subscription }
+
+    @inlinable
     public func makeAsyncIterator() -> Iterator { Iterator(subscription: subscription) }
 
     public struct Iterator: AsyncIteratorProtocol {
       public typealias Element = Value
       public typealias Failure = Never
-      let subscription: Subscription
-      var batch = Batch<Value>()
+      @usableFromInline let subscription: Subscription
+      @usableFromInline var batch = Batch<Value>()
 
+      @inlinable init(subscription: Subscription) { self.subscription = subscription }
+
+      @inlinable
       public mutating func next() async -> Value? { await next(isolation: nil) }
 
+      @inlinable
       public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
         if let event = batch.pop() { return event }
         batch.reset()
@@ -118,12 +138,14 @@ public final class EventRelay<Value: Sendable>: Sendable {
 
   /// The consumer side of an `AsyncStream` view: the drained batch lives in
   /// a lock only its single consumer touches, so the lock is uncontended.
+  @usableFromInline
   final class StreamCursor: Sendable {
-    let subscription: Subscription
-    let batch = Locked(Batch<Value>())
+    @usableFromInline let subscription: Subscription
+    @usableFromInline let batch = Locked(Batch<Value>())
 
-    init(subscription: Subscription) { self.subscription = subscription }
+    @inlinable init(subscription: Subscription) { self.subscription = subscription }
 
+    @inlinable
     func next() async -> Value? {
       if let event = batch.withLock({ $0.pop() }) { return event }
       var items = batch.withLock { $0.takeStorage() }
@@ -136,12 +158,13 @@ public final class EventRelay<Value: Sendable>: Sendable {
   }
 
   /// One registered subscriber. Unregisters when it ends or is released.
+  @usableFromInline
   final class Subscription: Sendable {
-    let relay: EventRelay
-    let index: Int
-    let id: UInt64
+    @usableFromInline let relay: EventRelay
+    @usableFromInline let index: Int
+    @usableFromInline let id: UInt64
 
-    init(relay: EventRelay) {
+    @inlinable init(relay: EventRelay) {
       self.relay = relay
       (index, id) = relay.storage.withLock { state in
         state.nextID &+= 1
@@ -153,9 +176,9 @@ public final class EventRelay<Value: Sendable>: Sendable {
 
     deinit { end() }
 
-    private enum Poll { case filled, end, wait }
+    @usableFromInline enum Poll { case filled, end, wait }
 
-    private func poll(_ state: inout Storage, into items: inout [Value]) -> Poll {
+    @inlinable func poll(_ state: inout Storage, into items: inout [Value]) -> Poll {
       guard let slot = state.table[index], slot.id == id else { return .end }
       if slot.cancelled { return .end }
       if !slot.buffer.isEmpty {
@@ -168,6 +191,7 @@ public final class EventRelay<Value: Sendable>: Sendable {
     /// Swaps this subscriber's backlog into `items` (which must be empty),
     /// waiting for one if there is none. Returns false when the
     /// subscription has ended.
+    @inlinable
     func refill(_ items: inout [Value], isolation actor: isolated (any Actor)?) async -> Bool {
       while true {
         switch relay.storage.withLock({ poll(&$0, into: &items) }) {
@@ -205,6 +229,7 @@ public final class EventRelay<Value: Sendable>: Sendable {
     }
 
     /// Unregisters this subscriber, exactly once.
+    @inlinable
     func end() {
       let removed = relay.storage.withLock { state -> Bool in
         guard state.table[index]?.id == id else { return false }
@@ -218,11 +243,14 @@ public final class EventRelay<Value: Sendable>: Sendable {
 
 /// A drained backlog and a read position in it; reused across refills so a
 /// steady stream allocates no new arrays.
+@usableFromInline
 struct Batch<Value> {
-  var items: [Value] = []
-  var index = 0
+  @usableFromInline var items: [Value] = []
+  @usableFromInline var index = 0
 
-  @inline(__always)
+  @inlinable init() {}
+
+  @inlinable @inline(__always)
   mutating func pop() -> Value? {
     guard index < items.count else { return nil }
     defer { index += 1 }
@@ -230,12 +258,14 @@ struct Batch<Value> {
   }
 
   /// Empties the consumed items, keeping their capacity for the next refill.
+  @inlinable
   mutating func reset() {
     items.removeAll(keepingCapacity: true)
     index = 0
   }
 
   /// Moves the (emptied) storage out, so the caller holds the only reference.
+  @inlinable
   mutating func takeStorage() -> [Value] {
     reset()
     var taken: [Value] = []

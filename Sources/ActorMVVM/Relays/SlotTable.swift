@@ -4,11 +4,15 @@
 /// index is reused by the next subscriber, so the table never grows past
 /// the peak number of concurrent subscribers. Not thread-safe: it always
 /// lives inside a relay's `Mutex`.
+@usableFromInline
 struct SlotTable<Slot> {
-  private(set) var slots: [Slot?] = []
-  private var free: [Int] = []
-  private(set) var count = 0
+  @usableFromInline var slots: [Slot?] = []
+  @usableFromInline var free: [Int] = []
+  @usableFromInline var count = 0
 
+  @inlinable init() {}
+
+  @inlinable
   mutating func insert(_ slot: Slot) -> Int {
     count += 1
     if let index = free.popLast() {
@@ -19,6 +23,7 @@ struct SlotTable<Slot> {
     return slots.count - 1
   }
 
+  @inlinable
   @discardableResult
   mutating func remove(at index: Int) -> Slot? {
     guard let slot = slots[index] else { return nil }
@@ -29,7 +34,7 @@ struct SlotTable<Slot> {
   }
 
   /// Mutates every occupied slot in index order.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func forEach(_ body: (inout Slot) -> Void) {
     guard count > 0 else { return }
     for index in slots.indices where slots[index] != nil {
@@ -37,6 +42,7 @@ struct SlotTable<Slot> {
     }
   }
 
+  @inlinable
   subscript(index: Int) -> Slot? {
     get { slots[index] }
     _modify { yield &slots[index] }

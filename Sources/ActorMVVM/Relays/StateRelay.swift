@@ -22,42 +22,56 @@
 /// `AsyncStream`, for APIs that want exactly that type). Both register the
 /// subscriber when the property is read, not when iteration starts.
 public final class StateRelay<Value: Sendable>: Sendable {
+  @usableFromInline
   struct Slot {
-    let id: UInt64
-    var seen: UInt64
-    var waiter: UnsafeContinuation<Value?, Never>?
-    var cancelled = false
+    @usableFromInline let id: UInt64
+    @usableFromInline var seen: UInt64
+    @usableFromInline var waiter: UnsafeContinuation<Value?, Never>?
+    @usableFromInline var cancelled = false
+
+    @inlinable init(id: UInt64, seen: UInt64) {
+      self.id = id
+      self.seen = seen
+    }
   }
 
+  @usableFromInline
   struct Storage {
-    var value: Value
-    var version: UInt64 = 1
-    var finished = false
-    var nextID: UInt64 = 0
-    var table = SlotTable<Slot>()
+    @usableFromInline var value: Value
+    @usableFromInline var version: UInt64 = 1
+    @usableFromInline var finished = false
+    @usableFromInline var nextID: UInt64 = 0
+    @usableFromInline var table = SlotTable<Slot>()
+
+    @inlinable init(value: Value) { self.value = value }
   }
 
-  let storage: Locked<Storage>
-  let counters: LifetimeCounters
+  @usableFromInline let storage: Locked<Storage>
+  @usableFromInline let counters: LifetimeCounters
 
   /// Creates a relay holding `initialValue`.
   /// - Parameter counters: where live subscriptions are counted.
+  @inlinable
   public init(_ initialValue: Value, counters: LifetimeCounters = .shared) {
     storage = Locked(Storage(value: initialValue))
     self.counters = counters
   }
 
   /// The current value. Never suspends.
+  @inlinable
   public var value: Value { storage.withLock { $0.value } }
 
   /// Whether ``finish()`` has been called.
+  @inlinable
   public var isFinished: Bool { storage.withLock { $0.finished } }
 
   /// Subscribers registered right now.
+  @inlinable
   public var subscriberCount: Int { storage.withLock { $0.table.count } }
 
   /// Replaces the value and wakes every waiting subscriber with it.
   /// Ignored after ``finish()``. Never suspends.
+  @inlinable
   public func accept(_ newValue: Value) {
     let waiters = storage.withLock { state -> [UnsafeContinuation<Value?, Never>] in
       guard !state.finished else { return [] }
@@ -79,6 +93,7 @@ public final class StateRelay<Value: Sendable>: Sendable {
 
   /// Ends every subscription once it has seen the final value. Later
   /// subscriptions receive the final value and end. Idempotent.
+  @inlinable
   public func finish() {
     let waiters = storage.withLock { state -> [UnsafeContinuation<Value?, Never>] in
       guard !state.finished else { return [] }
@@ -98,9 +113,11 @@ public final class StateRelay<Value: Sendable>: Sendable {
 
   /// A new subscription as this relay's own sequence (the fast path).
   /// Registered now; single-pass, like `AsyncStream`.
+  @inlinable
   public var values: Values { Values(subscription: Subscription(relay: self)) }
 
   /// A new subscription as an `AsyncStream`. Registered now.
+  @inlinable
   public var stream: AsyncStream<Value> {
     let subscription = Subscription(relay: self)
     return AsyncStream(unfolding: { await subscription.next() })
@@ -110,17 +127,24 @@ public final class StateRelay<Value: Sendable>: Sendable {
   public struct Values: AsyncSequence, Sendable {
     public typealias Element = Value
     public typealias Failure = Never
-    let subscription: Subscription
+    @usableFromInline let subscription: Subscription
 
+    @inlinable init(subscription: Subscription) { self.subscription = subscription }
+
+    @inlinable
     public func makeAsyncIterator() -> Iterator { Iterator(subscription: subscription) }
 
     public struct Iterator: AsyncIteratorProtocol {
       public typealias Element = Value
       public typealias Failure = Never
-      let subscription: Subscription
+      @usableFromInline let subscription: Subscription
 
+      @inlinable init(subscription: Subscription) { self.subscription = subscription }
+
+      @inlinable
       public mutating func next() async -> Value? { await subscription.next() }
 
+      @inlinable
       public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
         await subscription.next(isolation: actor)
       }
@@ -128,12 +152,13 @@ public final class StateRelay<Value: Sendable>: Sendable {
   }
 
   /// One registered subscriber. Unregisters when it ends or is released.
+  @usableFromInline
   final class Subscription: Sendable {
-    let relay: StateRelay
-    let index: Int
-    let id: UInt64
+    @usableFromInline let relay: StateRelay
+    @usableFromInline let index: Int
+    @usableFromInline let id: UInt64
 
-    init(relay: StateRelay) {
+    @inlinable init(relay: StateRelay) {
       self.relay = relay
       (index, id) = relay.storage.withLock { state in
         state.nextID &+= 1
@@ -145,10 +170,10 @@ public final class StateRelay<Value: Sendable>: Sendable {
 
     deinit { end() }
 
-    private enum Poll { case value(Value), end, wait }
+    @usableFromInline enum Poll { case value(Value), end, wait }
 
     /// Runs under the lock: the next value for this slot, the end, or wait.
-    private func poll(_ state: inout Storage) -> Poll {
+    @inlinable func poll(_ state: inout Storage) -> Poll {
       guard let slot = state.table[index], slot.id == id else { return .end }
       if slot.seen < state.version {
         state.table[index]!.seen = state.version
@@ -157,6 +182,7 @@ public final class StateRelay<Value: Sendable>: Sendable {
       return state.finished || slot.cancelled ? .end : .wait
     }
 
+    @inlinable
     func next(isolation actor: isolated (any Actor)? = #isolation) async -> Value? {
       switch relay.storage.withLock({ poll(&$0) }) {
       case .value(let value): return value
@@ -192,6 +218,7 @@ public final class StateRelay<Value: Sendable>: Sendable {
     }
 
     /// Unregisters this subscriber, exactly once.
+    @inlinable
     func end() {
       let removed = relay.storage.withLock { state -> Bool in
         guard state.table[index]?.id == id else { return false }

@@ -21,6 +21,7 @@
 /// with a generation, checked where its results re-enter, so stale results
 /// never land.
 public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
+  @usableFromInline
   enum Kind: Sendable {
     case none
     case emit(Output)
@@ -29,23 +30,37 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
     case merge([Effect])
   }
 
+  @usableFromInline
   struct Run: Sendable {
-    let id: AnyCancelID?
-    let priority: TaskPriority?
-    let operation: @Sendable (Send<Input>) async -> Void
+    @usableFromInline let id: AnyCancelID?
+    @usableFromInline let priority: TaskPriority?
+    @usableFromInline let operation: @Sendable (Send<Input>) async -> Void
+
+    @inlinable
+    init(id: AnyCancelID?, priority: TaskPriority?, operation: @escaping @Sendable (Send<Input>) async -> Void) {
+      self.id = id
+      self.priority = priority
+      self.operation = operation
+    }
   }
 
-  let kind: Kind
+  @usableFromInline let kind: Kind
+
+  @inlinable
+  init(kind: Kind) { self.kind = kind }
 
   /// Does nothing.
+  @inlinable
   public static var none: Effect { Effect(kind: .none) }
 
   /// Emits `output` to the feature's output subscribers.
+  @inlinable
   public static func emit(_ output: Output) -> Effect { Effect(kind: .emit(output)) }
 
   /// Runs `operation` off the feature's actor. It may send any number of
   /// inputs back; they are reduced in the order it sent them.
   /// - Parameter id: starting this effect cancels the running one with the same id.
+  @inlinable
   public static func run(
     id: (any Hashable & Sendable)? = nil,
     priority: TaskPriority? = nil,
@@ -56,6 +71,7 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
 
   /// Runs throwing work; if it throws, `catch` turns the error into an input,
   /// which is reduced like any other (unless the effect was cancelled).
+  @inlinable
   public static func run(
     id: (any Hashable & Sendable)? = nil,
     priority: TaskPriority? = nil,
@@ -69,6 +85,7 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
 
   /// Runs one async computation and feeds its result back as an input: the
   /// replacement for subscribing to a `Single`.
+  @inlinable
   public static func task(
     id: (any Hashable & Sendable)? = nil,
     priority: TaskPriority? = nil,
@@ -81,14 +98,17 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
   }
 
   /// Cancels the running effect with `id`, if any; its pending results are discarded.
+  @inlinable
   public static func cancel(id: any Hashable & Sendable) -> Effect {
     Effect(kind: .cancel(AnyCancelID(id)))
   }
 
   /// Performs `effects` in order.
+  @inlinable
   public static func merge(_ effects: Effect...) -> Effect { merge(effects) }
 
   /// Performs `effects` in order.
+  @inlinable
   public static func merge(_ effects: [Effect]) -> Effect {
     switch effects.count {
     case 0: .none
@@ -99,24 +119,34 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
 }
 
 /// A type-erased, `Sendable` cancellation id.
+///
+/// Hashed once, when wrapped, so a dictionary of ids never hashes through
+/// the existential again; equality checks that hash and the dynamic type
+/// before opening the existential to compare values. Nothing is allocated
+/// for small ids (an enum case, an `Int`, a short string), which live in the
+/// existential's inline buffer. (`AnyCancelID` is internal, so `base` is
+/// never one itself.)
+@usableFromInline
 struct AnyCancelID: Hashable, Sendable {
-  let base: any Hashable & Sendable
-  private let equals: @Sendable (any Hashable & Sendable) -> Bool
+  @usableFromInline let base: any Hashable & Sendable
+  @usableFromInline let hash: Int
 
-  /// Wraps `base`. (`AnyCancelID` is internal, so `base` is never one
-  /// itself: no dynamic cast on this hot path.)
+  @inlinable
   init(_ base: any Hashable & Sendable) {
     self.base = base
-    self.equals = Self.comparer(base)
-  }
-
-  private static func comparer<T: Hashable & Sendable>(_ value: T) -> @Sendable (any Hashable & Sendable) -> Bool {
-    { other in (other as? T) == value }
-  }
-
-  static func == (lhs: AnyCancelID, rhs: AnyCancelID) -> Bool { lhs.equals(rhs.base) }
-  func hash(into hasher: inout Hasher) {
+    var hasher = Hasher()
     hasher.combine(ObjectIdentifier(type(of: base)))
     base.hash(into: &hasher)
+    hash = hasher.finalize()
   }
+
+  @usableFromInline
+  static func == (lhs: AnyCancelID, rhs: AnyCancelID) -> Bool {
+    guard lhs.hash == rhs.hash, type(of: lhs.base) == type(of: rhs.base) else { return false }
+    func equals<T: Hashable & Sendable>(_ value: T) -> Bool { (rhs.base as? T) == value }
+    return equals(lhs.base)
+  }
+
+  @inlinable
+  func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }

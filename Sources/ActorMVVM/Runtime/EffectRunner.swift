@@ -1,153 +1,175 @@
 /// Performs effects for a host (a ``Feature`` or a `FeatureTester`) and
 /// keeps the books on the runs it started.
 ///
-/// Each run gets a fresh generation. A run is *live* from its start until its
-/// `ended` message is handled, or until it is cancelled or superseded. Inputs
-/// from runs that are not live are stale and must be dropped by the host:
-/// ``isLive(_:)`` is the check the host makes where results re-enter.
+/// Each run gets a fresh generation. A run is *live* from the moment it is
+/// performed until its `ended` message is handled, or until it is cancelled
+/// or superseded. Inputs from runs that are not live are stale and must be
+/// dropped by the host: ``isLive(_:)`` is the check the host makes where
+/// results re-enter.
+///
+/// **Deferred start.** ``perform(_:emit:)`` only records a run; the host
+/// calls ``startPending()`` once it has reduced its current batch of inputs
+/// (still inside the same actor turn). A run cancelled or superseded before
+/// then never gets a task: a burst of superseding requests reduced in one
+/// batch starts one task, for the last of them, which is all
+/// `flatMapLatest` lets land anyway.
 ///
 /// A value owned by one isolation domain (its host's actor, as a stored
-/// `var`), which calls every method; a struct, so a feature pays no extra
-/// allocation for it. The tasks it starts are not isolated to that
-/// actor: they run concurrently with it.
-package struct EffectRunner<Input: Sendable, Output: Sendable, Registry: EffectTaskRegistry> {
-  private var nextGeneration: UInt64 = 0
-  /// Live runs.
-  private var live: [UInt64: Task<Void, Never>] = [:]
-  /// Cancelled runs whose tasks have not returned yet.
-  private var winding: [UInt64: Task<Void, Never>] = [:]
-  private var generationOfID: [AnyCancelID: UInt64] = [:]
-  private var idOfGeneration: [UInt64: AnyCancelID] = [:]
-  private let counters: LifetimeCounters
-  private let sink: @Sendable (EffectMessage<Input>) -> Void
-  /// Every task not yet returned, also reachable from other isolation
-  /// domains (a feature's `deinit`) to cancel them.
-  /// (Generic rather than an existential: a feature stores its runner
-  /// inline, and a concrete registry is one word instead of five.)
-  private let tasks: Registry
+/// `var`), which calls every mutating method; a struct, so a feature pays no
+/// extra allocation for it. It is `Sendable` so that a host's nonisolated
+/// `deinit`, which has the last reference, can cancel what is still running.
+/// The tasks it starts are not isolated to the host: they run concurrently
+/// with it.
+@usableFromInline
+package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
+  /// A started run.
+  @usableFromInline
+  struct Started: Sendable {
+    @usableFromInline let task: Task<Void, Never>
+    @usableFromInline let id: AnyCancelID?
 
-  package init(
-    counters: LifetimeCounters, tasks: Registry,
-    sink: @escaping @Sendable (EffectMessage<Input>) -> Void
-  ) {
+    @inlinable
+    init(task: Task<Void, Never>, id: AnyCancelID?) {
+      self.task = task
+      self.id = id
+    }
+  }
+
+  @usableFromInline var nextGeneration: UInt64 = 0
+  /// Runs recorded since the last `startPending`: the run with generation
+  /// `pendingBase + i` is `pending[i]`, nil once cancelled or superseded.
+  @usableFromInline var pending: [Effect<Input, Output>.Run?] = []
+  @usableFromInline var pendingBase: UInt64 = 1
+  @usableFromInline var pendingLive = 0
+  /// Started runs that are live.
+  @usableFromInline var live: [UInt64: Started] = [:]
+  /// Cancelled runs whose tasks have not returned yet.
+  @usableFromInline var winding: [UInt64: Task<Void, Never>] = [:]
+  /// The live run (pending or started) of each cancellation id.
+  @usableFromInline var generationOfID: [AnyCancelID: UInt64] = [:]
+  @usableFromInline let counters: LifetimeCounters
+  @usableFromInline let sink: @Sendable (EffectMessage<Input>) -> Void
+
+  @inlinable
+  package init(counters: LifetimeCounters, sink: @escaping @Sendable (EffectMessage<Input>) -> Void) {
     self.counters = counters
-    self.tasks = tasks
     self.sink = sink
   }
 
-  /// Runs that are live.
-  package var liveCount: Int { live.count }
+  /// Runs that are live, started or not.
+  @inlinable
+  package var liveCount: Int { live.count + pendingLive }
 
-  /// Tasks that have not returned yet: live runs plus cancelled ones still winding down.
-  package var activeCount: Int { live.count + winding.count }
+  /// Runs not yet finished: live runs plus cancelled ones still winding down.
+  @inlinable
+  package var activeCount: Int { liveCount + winding.count }
 
-  /// Whether results of the run with `generation` may still land.
-  @inline(__always)
+  /// Every task that may not have returned yet (for a `deinit` to cancel).
+  @inlinable
+  package var startedTasks: [Task<Void, Never>] {
+    live.values.map(\.task) + winding.values
+  }
+
+  /// Whether results of the run with `generation` may still land. (A
+  /// pending run has no task yet, so nothing of it can arrive.)
+  @inlinable @inline(__always)
   package func isLive(_ generation: UInt64) -> Bool { live[generation] != nil }
 
   /// Performs `effect`: outputs go to `emit` synchronously and in order;
-  /// runs start; cancellations cancel.
+  /// runs are recorded to start at the next ``startPending()``;
+  /// cancellations cancel.
+  @inlinable
   package mutating func perform(_ effect: Effect<Input, Output>, emit: (Output) -> Void) {
     switch effect.kind {
     case .none: break
     case .emit(let output): emit(output)
-    case .run(let run): start(run)
+    case .run(let run): record(run)
     case .cancel(let id):
-      if let generation = generationOfID[id] { cancel(generation) }
+      if let generation = generationOfID.removeValue(forKey: id) { cancel(generation) }
     case .merge(let effects):
       for effect in effects { perform(effect, emit: emit) }
     }
   }
 
+  /// Starts a task for every recorded run still live, in the order they
+  /// were performed.
+  @inlinable
+  package mutating func startPending() {
+    guard !pending.isEmpty else { return }
+    for (offset, run) in pending.enumerated() {
+      guard let run else { continue }  // cancelled before it started
+      let generation = pendingBase + UInt64(offset)
+      live[generation] = Started(task: start(run, generation: generation), id: run.id)
+    }
+    pending.removeAll(keepingCapacity: true)
+    pendingLive = 0
+    pendingBase = nextGeneration + 1
+  }
+
   /// Handles a run's `ended` message.
+  @inlinable
   package mutating func ended(_ generation: UInt64) {
-    tasks.remove(generation)
-    if live.removeValue(forKey: generation) != nil {
-      forgetID(of: generation)
+    if let run = live.removeValue(forKey: generation) {
+      if let id = run.id, generationOfID[id] == generation { generationOfID.removeValue(forKey: id) }
     } else {
       winding.removeValue(forKey: generation)
     }
   }
 
-  /// Cancels every run and hands back all tasks not yet returned, for the
-  /// host to await.
+  /// Cancels every run (pending ones never start) and hands back every
+  /// task not yet returned, for the host to await.
+  @inlinable
   package mutating func cancelAll() -> [Task<Void, Never>] {
-    let tasks = Array(live.values) + Array(winding.values)
+    let tasks = startedTasks
     live.removeAll()
     winding.removeAll()
     generationOfID.removeAll()
-    idOfGeneration.removeAll()
-    self.tasks.cancelAll()
+    pending.removeAll()
+    pendingLive = 0
+    pendingBase = nextGeneration + 1
+    for task in tasks { task.cancel() }
     return tasks
   }
 
-  private mutating func start(_ run: Effect<Input, Output>.Run) {
-    if let id = run.id, let running = generationOfID[id] { cancel(running) }
+  @inlinable
+  mutating func record(_ run: Effect<Input, Output>.Run) {
     nextGeneration &+= 1
     let generation = nextGeneration
+    pending.append(run)
+    pendingLive += 1
+    // One lookup both claims the id and finds the run it supersedes.
+    if let id = run.id, let superseded = generationOfID.updateValue(generation, forKey: id) {
+      cancel(superseded)
+    }
+  }
+
+  @inlinable
+  func start(_ run: Effect<Input, Output>.Run, generation: UInt64) -> Task<Void, Never> {
     let send = Send(generation: generation, sink: sink)
     let operation = run.operation
     let sink = self.sink
     let counters = self.counters
     counters.effectCount.increment()
     // Created in a nonisolated context: the task does not run on the host's actor.
-    let task = Task(priority: run.priority) {
+    return Task(priority: run.priority) {
       await operation(send)
       sink(.ended(generation: generation))
       counters.effectCount.decrement()
     }
-    live[generation] = task
-    tasks.insert(task, for: generation)
-    if let id = run.id {
-      generationOfID[id] = generation
-      idOfGeneration[generation] = id
+  }
+
+  /// Cancels the run with `generation`; its id mapping is the caller's to update.
+  @inlinable
+  mutating func cancel(_ generation: UInt64) {
+    if generation >= pendingBase {
+      let index = Int(generation - pendingBase)
+      if pending[index] != nil {
+        pending[index] = nil
+        pendingLive -= 1
+      }
+    } else if let run = live.removeValue(forKey: generation) {
+      run.task.cancel()
+      winding[generation] = run.task
     }
-  }
-
-  private mutating func cancel(_ generation: UInt64) {
-    guard let task = live.removeValue(forKey: generation) else { return }
-    forgetID(of: generation)
-    task.cancel()
-    winding[generation] = task
-  }
-
-  private mutating func forgetID(of generation: UInt64) {
-    if let id = idOfGeneration.removeValue(forKey: generation), generationOfID[id] == generation {
-      generationOfID.removeValue(forKey: id)
-    }
-  }
-}
-
-/// Where an ``EffectRunner`` registers the tasks it starts, so that code in
-/// another isolation domain (a feature's nonisolated `deinit`) can cancel
-/// them. A feature's mailbox is its registry (one lock for both); tests
-/// use a ``TaskBag``.
-package protocol EffectTaskRegistry: Sendable {
-  func insert(_ task: Task<Void, Never>, for generation: UInt64)
-  func remove(_ generation: UInt64)
-  func cancelAll()
-}
-
-/// A stand-alone ``EffectTaskRegistry``: tasks by generation behind a lock.
-package final class TaskBag: EffectTaskRegistry {
-  private let tasks = Locked<[UInt64: Task<Void, Never>]>([:])
-
-  package init() {}
-
-  package func insert(_ task: Task<Void, Never>, for generation: UInt64) {
-    tasks.withLock { $0[generation] = task }
-  }
-
-  package func remove(_ generation: UInt64) {
-    _ = tasks.withLock { $0.removeValue(forKey: generation) }
-  }
-
-  /// Cancels every task and forgets them.
-  package func cancelAll() {
-    let all = tasks.withLock { tasks in
-      defer { tasks.removeAll() }
-      return Array(tasks.values)
-    }
-    for task in all { task.cancel() }
   }
 }

@@ -40,30 +40,36 @@ import Synchronization
 /// mailbox schedules one short task that drains whole batches on the actor.
 /// State is published once per batch (and before each output), so a burst
 /// of inputs costs one relay update. An idle feature parks no task.
-public actor Feature<Machine: StateMachine> {
+public final actor Feature<Machine: StateMachine> {
   public typealias State = Machine.State
   public typealias Input = Machine.Input
   public typealias Output = Machine.Output
 
-  private enum Lifecycle { case running, finishing, finished }
+  @usableFromInline enum Lifecycle { case running, finishing, finished }
 
-  private let machine: Machine
-  private var current: State
-  private var published: State
-  private let stateRelay: StateRelay<State>
-  private let outputRelay: EventRelay<Output>
-  private let mailbox = Mailbox<Machine>()
-  private var runner: EffectRunner<Input, Output, Mailbox<Machine>>
-  private let counters: LifetimeCounters
-  private var batch: [Mailbox<Machine>.Message] = []
-  private let emitted = Atomic<Int>(0)
-  private var lifecycle = Lifecycle.running
-  private var idleWaiters: [CheckedContinuation<Void, Never>] = []
-  private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+  // Internal and `@usableFromInline` rather than private, like the methods on
+  // the input path: they are `@inlinable`, so a client module specialises the
+  // whole drain loop for its own machine instead of paying for generic
+  // metadata look-ups on every input. (`final`, because an actor's methods
+  // are otherwise called through its vtable, which nothing can specialise.)
+  @usableFromInline let machine: Machine
+  @usableFromInline var current: State
+  @usableFromInline var published: State
+  @usableFromInline let stateRelay: StateRelay<State>
+  @usableFromInline let outputRelay: EventRelay<Output>
+  @usableFromInline let mailbox: Mailbox<Machine>
+  @usableFromInline var runner: EffectRunner<Input, Output>
+  @usableFromInline let counters: LifetimeCounters
+  @usableFromInline var batch: [Mailbox<Machine>.Message] = []
+  @usableFromInline let emitted = Atomic<Int>(0)
+  @usableFromInline var lifecycle = Lifecycle.running
+  @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  @usableFromInline var finishWaiters: [CheckedContinuation<Void, Never>] = []
 
   /// Creates a feature in `initialState`. Nothing runs until an input arrives.
   /// - Parameter counters: where this feature, its effects, bindings and
   ///   subscriptions are counted while alive.
+  @inlinable
   public init(_ machine: Machine, initialState: State, counters: LifetimeCounters = .shared) {
     self.machine = machine
     self.current = initialState
@@ -71,9 +77,9 @@ public actor Feature<Machine: StateMachine> {
     self.counters = counters
     self.stateRelay = StateRelay(initialState, counters: counters)
     self.outputRelay = EventRelay(counters: counters)
-    let mailbox = self.mailbox
-    // The mailbox also registers the effect tasks, so `deinit` can cancel them.
-    self.runner = EffectRunner(counters: counters, tasks: mailbox) { mailbox.push(.effect($0)) }
+    let mailbox = Mailbox<Machine>()
+    self.mailbox = mailbox
+    self.runner = EffectRunner(counters: counters) { mailbox.push(.effect($0)) }
     counters.featureCount.increment()
     mailbox.attach(self)
   }
@@ -83,7 +89,7 @@ public actor Feature<Machine: StateMachine> {
   // "circular reference" in release builds.)
   deinit {
     counters.featureCount.decrement()
-    mailbox.cancelAll()
+    for task in runner.startedTasks { task.cancel() }
     var leftover: [Mailbox<Machine>.Message] = []
     for task in mailbox.close(into: &leftover) { task.cancel() }
     stateRelay.finish()
@@ -94,6 +100,7 @@ public actor Feature<Machine: StateMachine> {
 
   /// Enqueues `input`. Never suspends and never blocks on the actor; callable
   /// from any thread, task or actor. See guarantees 1 and 2.
+  @inlinable
   public nonisolated func send(_ input: Input) {
     mailbox.push(.input(input))
   }
@@ -148,6 +155,7 @@ public actor Feature<Machine: StateMachine> {
 
   /// The state after every input reduced so far, including every input this
   /// task sent before reading it (pending inputs are reduced first).
+  @inlinable
   public var state: State {
     drainPending()
     return current
@@ -155,6 +163,7 @@ public actor Feature<Machine: StateMachine> {
 
   /// The last published state, without suspending (it may lag `state` by
   /// the inputs still in the mailbox).
+  @inlinable
   public nonisolated var publishedState: State { stateRelay.value }
 
   /// State updates as an `AsyncStream` (guarantee 3). Subscribed when read.
@@ -162,6 +171,7 @@ public actor Feature<Machine: StateMachine> {
 
   /// State updates through the relay's own sequence: the same contract as
   /// ``states``, faster. Subscribed when read.
+  @inlinable
   public nonisolated var stateValues: StateRelay<State>.Values { stateRelay.values }
 
   /// Outputs as an `AsyncStream` (guarantee 4). Subscribed when read.
@@ -169,13 +179,16 @@ public actor Feature<Machine: StateMachine> {
 
   /// Outputs through the relay's own sequence: the same contract as
   /// ``outputs``, faster. Subscribed when read.
+  @inlinable
   public nonisolated var outputValues: EventRelay<Output>.Values { outputRelay.values }
 
   /// Outputs emitted so far. A listener that has handled this many outputs
   /// has caught up (how the coordinator knows navigation has settled).
+  @inlinable
   public nonisolated var emittedOutputCount: Int { emitted.load(ordering: .relaxed) }
 
   /// Effects whose results may still land.
+  @inlinable
   public var runningEffectCount: Int { runner.liveCount }
 
   // MARK: Lifetime
@@ -186,6 +199,7 @@ public actor Feature<Machine: StateMachine> {
   /// Effects that never end (timers, endless loops) keep it waiting; use
   /// ``flush()`` to wait for the mailbox alone. Returns at once after
   /// ``finish()``.
+  @inlinable
   public func idle() async {
     drainPending()
     guard lifecycle == .running, runner.activeCount > 0 else { return }
@@ -193,6 +207,7 @@ public actor Feature<Machine: StateMachine> {
   }
 
   /// Reduces every input sent before the call, without waiting for effects.
+  @inlinable
   public func flush() {
     drainPending()
   }
@@ -225,18 +240,21 @@ public actor Feature<Machine: StateMachine> {
 
   /// The scheduled drain: runs until the mailbox is empty, then releases
   /// the schedule so the next send starts a new one.
+  @inlinable
   func drain() {
     while mailbox.take(into: &batch, release: true) { process() }
     resumeIdleWaitersIfIdle()
   }
 
   /// An inline drain for readers; leaves the schedule to the scheduled task.
-  private func drainPending() {
+  @inlinable
+  func drainPending() {
     while mailbox.take(into: &batch, release: false) { process() }
     resumeIdleWaitersIfIdle()
   }
 
-  private func process() {
+  @inlinable
+  func process() {
     for message in batch {
       switch message {
       case .input(let input):
@@ -248,10 +266,12 @@ public actor Feature<Machine: StateMachine> {
       }
     }
     batch.removeAll(keepingCapacity: true)
+    runner.startPending()
     publish()
   }
 
-  private func reduce(_ input: Input) {
+  @inlinable
+  func reduce(_ input: Input) {
     let effect = machine.reduce(into: &current, input)
     if case .none = effect.kind { return }
     runner.perform(effect) { output in
@@ -261,13 +281,15 @@ public actor Feature<Machine: StateMachine> {
     }
   }
 
-  private func publish() {
+  @inlinable
+  func publish() {
     guard current != published else { return }
     published = current
     stateRelay.accept(current)
   }
 
-  private func resumeIdleWaitersIfIdle() {
+  @inlinable
+  func resumeIdleWaitersIfIdle() {
     guard !idleWaiters.isEmpty, runner.activeCount == 0 else { return }
     let waiters = idleWaiters
     idleWaiters = []

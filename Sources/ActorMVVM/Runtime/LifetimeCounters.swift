@@ -15,10 +15,10 @@ public final class LifetimeCounters: Sendable {
   /// The counters used when none is injected.
   public static let shared = LifetimeCounters()
 
-  let featureCount = Atomic<Int>(0)
-  let effectCount = Atomic<Int>(0)
-  let bindingCount = Atomic<Int>(0)
-  let subscriptionCount = Atomic<Int>(0)
+  @usableFromInline let featureCount = Atomic<Int>(0)
+  @usableFromInline let effectCount = Atomic<Int>(0)
+  @usableFromInline let bindingCount = Atomic<Int>(0)
+  @usableFromInline let subscriptionCount = Atomic<Int>(0)
 
   public init() {}
 
@@ -60,6 +60,6 @@ public final class LifetimeCounters: Sendable {
 }
 
 extension Atomic<Int> {
-  @inline(__always) func increment() { add(1, ordering: .relaxed) }
-  @inline(__always) func decrement() { subtract(1, ordering: .releasing) }
+  @inlinable @inline(__always) func increment() { add(1, ordering: .relaxed) }
+  @inlinable @inline(__always) func decrement() { subtract(1, ordering: .releasing) }
 }

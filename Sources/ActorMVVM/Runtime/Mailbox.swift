@@ -10,37 +10,45 @@
 /// - A struct around one ``Locked``: copies share the same state (the lock's
 ///   storage), so the feature, its effect sink and its bindings all hold
 ///   the same mailbox without an extra object.
-struct Mailbox<Machine: StateMachine>: EffectTaskRegistry {
-  typealias Input = Machine.Input
+@usableFromInline
+struct Mailbox<Machine: StateMachine>: Sendable {
+  @usableFromInline typealias Input = Machine.Input
 
+  @usableFromInline
   enum Message: Sendable {
     case input(Input)
     case effect(EffectMessage<Input>)
   }
 
+  @usableFromInline
   struct State {
-    var buffer: [Message] = []
-    var scheduled = false
-    var closed = false
-    var dropped = 0
-    var nextBindingID: UInt64 = 0
-    var bindings: [UInt64: Task<Void, Never>] = [:]
-    /// The effect tasks not yet returned, by generation.
-    var effects: [UInt64: Task<Void, Never>] = [:]
+    @usableFromInline var buffer: [Message] = []
+    @usableFromInline var scheduled = false
+    @usableFromInline var closed = false
+    @usableFromInline var dropped = 0
+    @usableFromInline var nextBindingID: UInt64 = 0
+    @usableFromInline var bindings: [UInt64: Task<Void, Never>] = [:]
     /// Weak: the mailbox must not keep its feature alive.
-    weak var owner: Feature<Machine>?
+    @usableFromInline weak var owner: Feature<Machine>?
+
+    @inlinable init() {}
   }
 
-  private let state = Locked(State())
+  @usableFromInline let state: Locked<State>
+
+  @inlinable init() { state = Locked(State()) }
 
   /// Called once, from the feature's initialiser.
+  @inlinable
   func attach(_ feature: Feature<Machine>) {
     state.withLock { $0.owner = feature }
   }
 
+  @inlinable
   var droppedCount: Int { state.withLock { $0.dropped } }
 
   /// Appends `message`, scheduling a drain if none is scheduled.
+  @inlinable
   func push(_ message: Message) {
     let feature = state.withLock { state -> Feature<Machine>? in
       if state.closed {
@@ -58,6 +66,7 @@ struct Mailbox<Machine: StateMachine>: EffectTaskRegistry {
 
   /// Swaps the pending messages into `batch` (which must be empty). When
   /// there are none and `release` is set, the scheduled drain ends here.
+  @inlinable
   func take(into batch: inout [Message], release: Bool) -> Bool {
     state.withLock { state in
       if state.buffer.isEmpty {
@@ -71,6 +80,7 @@ struct Mailbox<Machine: StateMachine>: EffectTaskRegistry {
 
   /// Closes the mailbox: moves what is pending into `batch` and hands back
   /// the binding tasks for the caller to cancel.
+  @inlinable
   func close(into batch: inout [Message]) -> [Task<Void, Never>] {
     state.withLock { state in
       state.closed = true
@@ -80,26 +90,9 @@ struct Mailbox<Machine: StateMachine>: EffectTaskRegistry {
     }
   }
 
-  // MARK: EffectTaskRegistry
-
-  func insert(_ task: Task<Void, Never>, for generation: UInt64) {
-    state.withLock { $0.effects[generation] = task }
-  }
-
-  func remove(_ generation: UInt64) {
-    _ = state.withLock { $0.effects.removeValue(forKey: generation) }
-  }
-
-  func cancelAll() {
-    let tasks = state.withLock { state in
-      defer { state.effects.removeAll() }
-      return Array(state.effects.values)
-    }
-    for task in tasks { task.cancel() }
-  }
-
   /// Starts a task that runs `body` for as long as the mailbox is open.
   /// Returns nil (and starts nothing) once closed.
+  @inlinable
   func startBinding(
     counters: LifetimeCounters,
     _ body: @escaping @Sendable (Mailbox) async -> Void

@@ -6,16 +6,24 @@
 /// current (not cancelled, not superseded by a newer run with the same id,
 /// and the feature not finished). Otherwise it is discarded.
 public struct Send<Input: Sendable>: Sendable {
-  let generation: UInt64
-  let sink: @Sendable (EffectMessage<Input>) -> Void
+  @usableFromInline let generation: UInt64
+  @usableFromInline let sink: @Sendable (EffectMessage<Input>) -> Void
+
+  @inlinable
+  init(generation: UInt64, sink: @escaping @Sendable (EffectMessage<Input>) -> Void) {
+    self.generation = generation
+    self.sink = sink
+  }
 
   /// Sends `input` back to the feature.
+  @inlinable
   public func callAsFunction(_ input: Input) {
     sink(.sent(input, generation: generation))
   }
 }
 
 /// What a running effect tells its host.
+@usableFromInline
 package enum EffectMessage<Input: Sendable>: Sendable {
   /// An input from the effect run with this generation.
   case sent(Input, generation: UInt64)
