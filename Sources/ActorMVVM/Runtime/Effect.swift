@@ -20,6 +20,13 @@
 /// even if its work had already finished and sent them: each run is stamped
 /// with a generation, checked where its results re-enter, so stale results
 /// never land.
+///
+/// **When runs start.** A feature reduces its mailbox a batch at a time and
+/// starts the runs that batch asked for once the batch is reduced, in the
+/// order they were asked for, before its actor turn ends. A run cancelled or
+/// superseded within its batch is never started, so its operation must not
+/// be relied on for side effects: a burst of superseding searches starts one
+/// task, for the last of them.
 public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
   @usableFromInline
   enum Kind: Sendable {
