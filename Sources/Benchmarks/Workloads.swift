@@ -205,6 +205,74 @@ enum Workloads {
     return Double(count) / seconds(elapsed)
   }
 
+  /// combineLatest over two relays' own sequences, fed by one producer
+  /// alternating between them: the shape of the login screen's
+  /// `combineLatest(idValid, passwordValid)`.
+  static func combineLatestRelays(events: Int) async -> Double {
+    let counters = LifetimeCounters()
+    let a = EventRelay<Int>(counters: counters)
+    let b = EventRelay<Int>(counters: counters)
+    let combined = combineLatest(a.values, b.values)
+    let start = ContinuousClock.now
+    let producer = Task {
+      for value in 0..<events {
+        a.accept(value)
+        b.accept(value)
+      }
+      a.finish()
+      b.finish()
+    }
+    var count = 0
+    var last = (-1, -1)
+    for await pair in combined {
+      count += 1
+      last = pair
+    }
+    await producer.value
+    let elapsed = ContinuousClock.now - start
+    // How the two sides interleave decides how many pairs there are (one per
+    // element once both sides have one), but the last is always the final pair.
+    precondition(count >= events && last == (events - 1, events - 1), "combineLatest lost pairs: \(count)")
+    return Double(count) / seconds(elapsed)
+  }
+
+  /// The baseline for relay-fed combineLatest: the same producer through one
+  /// raw AsyncStream of tagged values, combined by hand.
+  static func combineLatestRelaysBaseline(events: Int) async -> Double {
+    let (merged, continuation) = AsyncStream<(Int, Int)>.makeStream()
+    let start = ContinuousClock.now
+    let producer = Task {
+      for value in 0..<events {
+        continuation.yield((0, value))
+        continuation.yield((1, value))
+      }
+      continuation.finish()
+    }
+    var latest: (Int?, Int?) = (nil, nil)
+    var count = 0
+    for await (side, value) in merged {
+      if side == 0 { latest.0 = value } else { latest.1 = value }
+      if latest.0 != nil, latest.1 != nil { count += 1 }
+    }
+    await producer.value
+    let elapsed = ContinuousClock.now - start
+    return Double(count) / seconds(elapsed)
+  }
+
+  /// How fast one pre-filled `AsyncStream` can be iterated at all: the
+  /// ceiling for any operator fed by AsyncStreams.
+  static func asyncStreamIteration(events: Int) async -> Double {
+    let stream = AsyncStream<Int> { continuation in
+      for value in 0..<events { continuation.yield(value) }
+      continuation.finish()
+    }
+    let start = ContinuousClock.now
+    var count = 0
+    for await _ in stream { count += 1 }
+    let elapsed = ContinuousClock.now - start
+    return Double(count) / seconds(elapsed)
+  }
+
   static func combineLatestBaseline(events: Int) async -> Double {
     let (merged, continuation) = AsyncStream<(Int, Int)>.makeStream()
     let start = ContinuousClock.now

@@ -11,6 +11,7 @@
 /// - **Buffering:** upstreams run in their own tasks, a shared buffer of up
 ///   to 128 elements ahead of the consumer; every element is combined, none
 ///   is skipped. Upstreams start on the first `next()`.
+@inlinable
 public func combineLatest<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>(
   _ a: A, _ b: B
 ) -> AsyncCombineLatest2Sequence<A, B> where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
@@ -39,11 +40,18 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
   public typealias Element = (A.Element, B.Element)
   public typealias Failure = A.Failure
 
-  let a: A
-  let b: B
+  @usableFromInline let a: A
+  @usableFromInline let b: B
 
+  @inlinable init(a: A, b: B) {
+    self.a = a
+    self.b = b
+  }
+
+  @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(a: a, b: b) }
 
+  @usableFromInline
   enum Event: Sendable {
     case a(A.Element)
     case b(B.Element)
@@ -54,22 +62,24 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
     public typealias Element = (A.Element, B.Element)
     public typealias Failure = A.Failure
 
-    private let a: A
-    private let b: B
-    private var reader: ChannelReader<Event>?
-    private var latestA: A.Element?
-    private var latestB: B.Element?
-    private var finished = [false, false]
+    @usableFromInline let a: A
+    @usableFromInline let b: B
+    @usableFromInline var reader: ChannelReader<Event>?
+    @usableFromInline var latestA: A.Element?
+    @usableFromInline var latestB: B.Element?
+    @usableFromInline var finished = (false, false)
 
-    init(a: A, b: B) {
+    @inlinable init(a: A, b: B) {
       self.a = a
       self.b = b
     }
 
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       if reader == nil {
         let reader = ChannelReader<Event>()
@@ -88,15 +98,16 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
           if let latestA { return (latestA, element) }
         case .end(let side, let error):
           if let error { return try finish(throwing: error) }
-          finished[side] = true
+          if side == 0 { finished.0 = true } else { finished.1 = true }
           let empty = side == 0 ? latestA == nil : latestB == nil
-          if empty || finished.allSatisfy({ $0 }) { return try finish(throwing: nil) }
+          if empty || (finished.0 && finished.1) { return try finish(throwing: nil) }
         }
       }
       return nil
     }
 
-    private mutating func finish(throwing error: (any Error)?) throws(Failure) -> Element? {
+    @inlinable
+    mutating func finish(throwing error: (any Error)?) throws(Failure) -> Element? {
       reader?.channel.terminate()
       // Only the upstreams throw into the channel, and they throw `Failure`.
       if let error { throw error as! Failure }

@@ -13,6 +13,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - **Buffering:** one pending element; the upstream runs in its own task
   ///   up to 128 elements ahead. Time comes only from `clock` (inject a
   ///   `TestClock` in tests).
+  @inlinable
   public func debounce<C: Clock>(
     for interval: C.Duration, clock: C
   ) -> AsyncDebounceSequence<Self, C> {
@@ -20,6 +21,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   }
 
   /// ``debounce(for:clock:)`` on the `ContinuousClock`.
+  @inlinable
   public func debounce(for interval: Duration) -> AsyncDebounceSequence<Self, ContinuousClock> {
     debounce(for: interval, clock: ContinuousClock())
   }
@@ -31,12 +33,20 @@ where Base.Element: Sendable {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
 
-  let base: Base
-  let interval: C.Duration
-  let clock: C
+  @usableFromInline let base: Base
+  @usableFromInline let interval: C.Duration
+  @usableFromInline let clock: C
 
+  @inlinable init(base: Base, interval: C.Duration, clock: C) {
+    self.base = base
+    self.interval = interval
+    self.clock = clock
+  }
+
+  @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(base: base, interval: interval, clock: clock) }
 
+  @usableFromInline
   enum Event: Sendable {
     case element(Base.Element)
     case ended((any Error)?)
@@ -47,25 +57,28 @@ where Base.Element: Sendable {
     public typealias Element = Base.Element
     public typealias Failure = Base.Failure
 
-    private let base: Base
-    private let interval: C.Duration
-    private let clock: C
-    private var reader: ChannelReader<Event>?
-    private var pending: Base.Element?
-    private var generation: UInt64 = 0
-    private var timer: UInt64?
-    private var finished = false
+    @usableFromInline let base: Base
+    @usableFromInline let interval: C.Duration
+    @usableFromInline let clock: C
+    @usableFromInline var reader: ChannelReader<Event>?
+    @usableFromInline var pending: Base.Element?
+    @usableFromInline var generation: UInt64 = 0
+    @usableFromInline var timer: UInt64?
+    @usableFromInline var finished = false
 
+    @inlinable
     init(base: Base, interval: C.Duration, clock: C) {
       self.base = base
       self.interval = interval
       self.clock = clock
     }
 
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       guard !finished else { return nil }
       if reader == nil {
@@ -97,7 +110,8 @@ where Base.Element: Sendable {
       return nil
     }
 
-    private mutating func restartTimer() {
+    @inlinable
+    mutating func restartTimer() {
       generation &+= 1
       if let timer { reader!.channel.cancelTask(timer) }
       let (generation, clock) = (self.generation, self.clock)

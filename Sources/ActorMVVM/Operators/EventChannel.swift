@@ -8,25 +8,30 @@
 ///   the buffer full suspends (holding its one event) until the consumer drains.
 /// - Termination: `terminate()` (consumer gone or finished) releases every
 ///   suspended producer with `false` and cancels every upstream task.
+@usableFromInline
 final class EventChannel<Event: Sendable>: Sendable {
-  private struct State {
-    var buffer: [Event] = []
-    var consumer: UnsafeContinuation<Void, Never>?
-    var blocked: [(event: Event, producer: UnsafeContinuation<Bool, Never>)] = []
-    var tasks: [UInt64: Task<Void, Never>] = [:]
-    var nextTaskID: UInt64 = 0
-    var terminated = false
+  @usableFromInline
+  struct State {
+    @usableFromInline var buffer: [Event] = []
+    @usableFromInline var consumer: UnsafeContinuation<Void, Never>?
+    @usableFromInline var blocked: [(event: Event, producer: UnsafeContinuation<Bool, Never>)] = []
+    @usableFromInline var tasks: [UInt64: Task<Void, Never>] = [:]
+    @usableFromInline var nextTaskID: UInt64 = 0
+    @usableFromInline var terminated = false
+
+    @inlinable init() {}
   }
 
-  private enum SendOutcome { case sent(UnsafeContinuation<Void, Never>?), full, terminated }
-  private enum ReceiveOutcome { case filled([UnsafeContinuation<Bool, Never>]), ended, wait }
+  @usableFromInline enum SendOutcome { case sent(UnsafeContinuation<Void, Never>?), full, terminated }
+  @usableFromInline enum ReceiveOutcome { case filled([UnsafeContinuation<Bool, Never>]), ended, wait }
 
-  private let state = Locked(State())
-  private let capacity: Int
+  @usableFromInline let state = Locked(State())
+  @usableFromInline let capacity: Int
 
-  init(capacity: Int = 128) { self.capacity = capacity }
+  @inlinable init(capacity: Int = 128) { self.capacity = capacity }
 
   /// Starts an upstream task (unless terminated). Returns its id, for `cancelTask`.
+  @inlinable
   @discardableResult
   func spawn(_ body: @escaping @Sendable (EventChannel) async -> Void) -> UInt64? {
     state.withLock { state in
@@ -42,12 +47,14 @@ final class EventChannel<Event: Sendable>: Sendable {
     }
   }
 
+  @inlinable
   func cancelTask(_ id: UInt64) {
     state.withLock { $0.tasks.removeValue(forKey: id) }?.cancel()
   }
 
   /// Delivers `event`, suspending while the buffer is full. Returns false
   /// once the consumer has terminated the channel: the producer should stop.
+  @inlinable
   func send(_ event: Event) async -> Bool {
     let outcome = state.withLock { state -> SendOutcome in
       if state.terminated { return .terminated }
@@ -87,6 +94,7 @@ final class EventChannel<Event: Sendable>: Sendable {
 
   /// Swaps the buffered events into `batch` (which must be empty), waiting
   /// for at least one. Returns false once terminated and drained.
+  @inlinable
   func receive(into batch: inout [Event]) async -> Bool {
     while true {
       let outcome = state.withLock { state -> ReceiveOutcome in
@@ -124,6 +132,7 @@ final class EventChannel<Event: Sendable>: Sendable {
 
   /// Ends the channel: cancels every upstream task, releases blocked
   /// producers and a waiting consumer. Idempotent.
+  @inlinable
   func terminate() {
     let (tasks, blocked, consumer) = state.withLock { state in
       state.terminated = true
@@ -143,6 +152,7 @@ final class EventChannel<Event: Sendable>: Sendable {
 
 /// Iterates `sequence` in the calling task, forwarding each element through
 /// `wrap`, then reports the end (or the error) through `end`.
+@inlinable
 func pump<Upstream: AsyncSequence, Event: Sendable>(
   _ sequence: Upstream,
   into channel: EventChannel<Event>,
@@ -162,15 +172,17 @@ func pump<Upstream: AsyncSequence, Event: Sendable>(
 
 /// The consumer's side of an `EventChannel`: its drained batch and the
 /// cancellation hook, shared by every operator's iterator.
+@usableFromInline
 struct ChannelReader<Event: Sendable> {
-  private let lifetime: ChannelLifetime<Event>
-  private var batch = Batch<Event>()
+  @usableFromInline let lifetime: ChannelLifetime<Event>
+  @usableFromInline var batch = Batch<Event>()
 
-  init(capacity: Int = 128) { lifetime = ChannelLifetime(EventChannel(capacity: capacity)) }
+  @inlinable init(capacity: Int = 128) { lifetime = ChannelLifetime(EventChannel(capacity: capacity)) }
 
-  var channel: EventChannel<Event> { lifetime.channel }
+  @inlinable var channel: EventChannel<Event> { lifetime.channel }
 
   /// The next event, or nil when the channel ended or the consumer was cancelled.
+  @inlinable
   mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Event? {
     if let event = batch.pop() { return event }
     batch.reset()
@@ -186,8 +198,9 @@ struct ChannelReader<Event: Sendable> {
 
 /// Holds an operator's channel for as long as its iterator lives; when the
 /// iterator is dropped the channel terminates, cancelling the upstream tasks.
+@usableFromInline
 final class ChannelLifetime<Event: Sendable>: Sendable {
-  let channel: EventChannel<Event>
-  init(_ channel: EventChannel<Event>) { self.channel = channel }
+  @usableFromInline let channel: EventChannel<Event>
+  @inlinable init(_ channel: EventChannel<Event>) { self.channel = channel }
   deinit { channel.terminate() }
 }

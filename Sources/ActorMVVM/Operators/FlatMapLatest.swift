@@ -14,6 +14,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///   cancels the outer and inner tasks.
   /// - **Buffering:** outer and inner run in their own tasks, up to 128
   ///   elements ahead of the consumer.
+  @inlinable
   public func flatMapLatest<Inner: AsyncSequence & Sendable>(
     _ transform: @escaping @Sendable (Element) -> Inner
   ) -> AsyncFlatMapLatestSequence<Self, Inner> where Inner.Element: Sendable, Inner.Failure == Failure {
@@ -28,11 +29,18 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
   public typealias Element = Inner.Element
   public typealias Failure = Base.Failure
 
-  let base: Base
-  let transform: @Sendable (Base.Element) -> Inner
+  @usableFromInline let base: Base
+  @usableFromInline let transform: @Sendable (Base.Element) -> Inner
 
+  @inlinable init(base: Base, transform: @escaping @Sendable (Base.Element) -> Inner) {
+    self.base = base
+    self.transform = transform
+  }
+
+  @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(base: base, transform: transform) }
 
+  @usableFromInline
   enum Event: Sendable {
     case outer(Base.Element)
     case outerEnded((any Error)?)
@@ -44,23 +52,26 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     public typealias Element = Inner.Element
     public typealias Failure = Base.Failure
 
-    private let base: Base
-    private let transform: @Sendable (Base.Element) -> Inner
-    private var reader: ChannelReader<Event>?
-    private var generation: UInt64 = 0
-    private var innerTask: UInt64?
-    private var innerActive = false
-    private var outerEnded = false
+    @usableFromInline let base: Base
+    @usableFromInline let transform: @Sendable (Base.Element) -> Inner
+    @usableFromInline var reader: ChannelReader<Event>?
+    @usableFromInline var generation: UInt64 = 0
+    @usableFromInline var innerTask: UInt64?
+    @usableFromInline var innerActive = false
+    @usableFromInline var outerEnded = false
 
+    @inlinable
     init(base: Base, transform: @escaping @Sendable (Base.Element) -> Inner) {
       self.base = base
       self.transform = transform
     }
 
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       if reader == nil {
         let reader = ChannelReader<Event>()
@@ -88,7 +99,8 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
       return nil
     }
 
-    private mutating func switchInner(to inner: Inner) {
+    @inlinable
+    mutating func switchInner(to inner: Inner) {
       generation &+= 1
       if let innerTask { reader!.channel.cancelTask(innerTask) }
       let generation = self.generation
@@ -101,7 +113,8 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
       }
     }
 
-    private func finish(throwing error: (any Error)?) throws(Failure) -> Element? {
+    @inlinable
+    func finish(throwing error: (any Error)?) throws(Failure) -> Element? {
       reader?.channel.terminate()
       // Only the upstreams throw into the channel, and they throw `Failure`.
       if let error { throw error as! Failure }

@@ -1,11 +1,13 @@
 extension AsyncSequence {
   /// Skips elements equal to the one before them: Rx's `distinctUntilChanged`.
   /// Finishes, throws and cancels exactly when `self` does; buffers one element.
+  @inlinable
   public func removeDuplicates() -> AsyncRemoveDuplicatesSequence<Self> where Element: Equatable & Sendable {
     AsyncRemoveDuplicatesSequence(base: self, isDuplicate: { $0 == $1 })
   }
 
   /// Skips elements that `isDuplicate` says repeat the one before them.
+  @inlinable
   public func removeDuplicates(
     by isDuplicate: @escaping @Sendable (Element, Element) -> Bool
   ) -> AsyncRemoveDuplicatesSequence<Self> {
@@ -18,22 +20,38 @@ public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence 
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
 
-  let base: Base
-  let isDuplicate: @Sendable (Element, Element) -> Bool
+  @usableFromInline let base: Base
+  @usableFromInline let isDuplicate: @Sendable (Element, Element) -> Bool
 
+  @inlinable init(base: Base, isDuplicate: @escaping @Sendable (Element, Element) -> Bool) {
+    self.base = base
+    self.isDuplicate = isDuplicate
+  }
+
+  @inlinable
   public func makeAsyncIterator() -> Iterator {
     Iterator(base: base.makeAsyncIterator(), isDuplicate: isDuplicate)
   }
 
   public struct Iterator: AsyncIteratorProtocol {
-    var base: Base.AsyncIterator
-    let isDuplicate: @Sendable (Element, Element) -> Bool
-    var last: Element?
+    @usableFromInline var base: Base.AsyncIterator
+    @usableFromInline let isDuplicate: @Sendable (Element, Element) -> Bool
+    @usableFromInline var last: Element?
 
+    @inlinable init(
+      base: Base.AsyncIterator, isDuplicate: @escaping @Sendable (Element, Element) -> Bool, last: Element? = nil
+    ) {
+      self.base = base
+      self.isDuplicate = isDuplicate
+      self.last = last
+    }
+
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       while let element = try await base.next(isolation: actor) {
         if let last, isDuplicate(last, element) { continue }

@@ -5,6 +5,7 @@ extension AsyncSequence {
   ///
   /// Reads `clock.now` only; starts no task and no timer. Finishes, throws
   /// and cancels exactly when `self` does; buffers nothing.
+  @inlinable
   public func throttle<C: Clock>(
     for interval: C.Duration, clock: C
   ) -> AsyncThrottleSequence<Self, C> {
@@ -12,6 +13,7 @@ extension AsyncSequence {
   }
 
   /// ``throttle(for:clock:)`` on the `ContinuousClock`.
+  @inlinable
   public func throttle(for interval: Duration) -> AsyncThrottleSequence<Self, ContinuousClock> {
     throttle(for: interval, clock: ContinuousClock())
   }
@@ -22,24 +24,40 @@ public struct AsyncThrottleSequence<Base: AsyncSequence, C: Clock>: AsyncSequenc
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
 
-  let base: Base
-  let interval: C.Duration
-  let clock: C
+  @usableFromInline let base: Base
+  @usableFromInline let interval: C.Duration
+  @usableFromInline let clock: C
 
+  @inlinable init(base: Base, interval: C.Duration, clock: C) {
+    self.base = base
+    self.interval = interval
+    self.clock = clock
+  }
+
+  @inlinable
   public func makeAsyncIterator() -> Iterator {
     Iterator(base: base.makeAsyncIterator(), interval: interval, clock: clock)
   }
 
   public struct Iterator: AsyncIteratorProtocol {
-    var base: Base.AsyncIterator
-    let interval: C.Duration
-    let clock: C
-    var lastPassed: C.Instant?
+    @usableFromInline var base: Base.AsyncIterator
+    @usableFromInline let interval: C.Duration
+    @usableFromInline let clock: C
+    @usableFromInline var lastPassed: C.Instant?
 
+    @inlinable init(base: Base.AsyncIterator, interval: C.Duration, clock: C, lastPassed: C.Instant? = nil) {
+      self.base = base
+      self.interval = interval
+      self.clock = clock
+      self.lastPassed = lastPassed
+    }
+
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       while let element = try await base.next(isolation: actor) {
         let now = clock.now

@@ -10,6 +10,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - **Cancellation / buffering:** as ``combineLatest(_:_:)``: both run in
   ///   their own tasks, up to 128 elements ahead, cancelled when the consumer
   ///   is cancelled or drops the iterator.
+  @inlinable
   public func withLatestFrom<Other: AsyncSequence & Sendable>(
     _ other: Other
   ) -> AsyncWithLatestFromSequence<Self, Other> where Other.Element: Sendable, Other.Failure == Failure {
@@ -24,11 +25,18 @@ where Base.Element: Sendable, Other.Element: Sendable, Base.Failure == Other.Fai
   public typealias Element = (Base.Element, Other.Element)
   public typealias Failure = Base.Failure
 
-  let base: Base
-  let other: Other
+  @usableFromInline let base: Base
+  @usableFromInline let other: Other
 
+  @inlinable init(base: Base, other: Other) {
+    self.base = base
+    self.other = other
+  }
+
+  @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(base: base, other: other) }
 
+  @usableFromInline
   enum Event: Sendable {
     case base(Base.Element)
     case other(Other.Element)
@@ -40,20 +48,23 @@ where Base.Element: Sendable, Other.Element: Sendable, Base.Failure == Other.Fai
     public typealias Element = (Base.Element, Other.Element)
     public typealias Failure = Base.Failure
 
-    private let base: Base
-    private let other: Other
-    private var reader: ChannelReader<Event>?
-    private var latest: Other.Element?
+    @usableFromInline let base: Base
+    @usableFromInline let other: Other
+    @usableFromInline var reader: ChannelReader<Event>?
+    @usableFromInline var latest: Other.Element?
 
+    @inlinable
     init(base: Base, other: Other) {
       self.base = base
       self.other = other
     }
 
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       if reader == nil {
         let reader = ChannelReader<Event>()
