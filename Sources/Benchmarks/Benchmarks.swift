@@ -36,10 +36,13 @@ enum BenchmarkMain {
       case "inputs": print(await Workloads.inputs(senders: 1, perSender: 5_000_000))
       case "fanout": print(await Workloads.eventFanOut(subscribers: 10, events: 500_000, path: .fast))
       case "fanout-stream": print(await Workloads.eventFanOut(subscribers: 10, events: 300_000, path: .stream))
+      case "state-fanout": print(await Workloads.stateFanOut(subscribers: 10, updates: 1_000_000, path: .fast))
       case "combine": print(await Workloads.combineLatestEvents(events: 1_000_000))
       case "combine-relays": print(await Workloads.combineLatestRelays(events: 1_000_000))
       case "effects": print(await Workloads.supersedingEffects(count: 500_000))
-      default: print("unknown workload \(workload): inputs, fanout, fanout-stream, combine, combine-relays, effects")
+      default:
+        print(
+          "unknown workload \(workload): inputs, fanout, fanout-stream, state-fanout, combine, combine-relays, effects")
       }
       return
     }
@@ -68,7 +71,7 @@ enum BenchmarkMain {
         let ratio = baseline.map { String(format: "%.2fx", value / $0) } ?? "-"
         let base = baseline.map { format($0, unit) } ?? "-"
         print(
-          name.padding(toLength: 46, withPad: " ", startingAt: 0)
+          name.padding(toLength: 52, withPad: " ", startingAt: 0)
             + format(value, unit).padding(toLength: 16, withPad: " ", startingAt: 0)
             + base.padding(toLength: 16, withPad: " ", startingAt: 0)
             + ratio.padding(toLength: 9, withPad: " ", startingAt: 0)
@@ -79,7 +82,7 @@ enum BenchmarkMain {
     if !json {
       print("ActorMVVM benchmarks — \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(repetitions)")
       print(
-        "workload".padding(toLength: 46, withPad: " ", startingAt: 0)
+        "workload".padding(toLength: 52, withPad: " ", startingAt: 0)
           + "ActorMVVM".padding(toLength: 16, withPad: " ", startingAt: 0)
           + "baseline".padding(toLength: 16, withPad: " ", startingAt: 0) + "ratio    goal")
     }
@@ -125,17 +128,22 @@ enum BenchmarkMain {
     }
     for subscribers in [1, 10, 100] {
       let updates = 1_000_000 / subscribers / scale
+      let name = "state fan-out (conflated), \(subscribers) sub"
+      let baseline =
+        wanted(name)
+        ? await median(repetitions) {
+          await Workloads.stateFanOutBaseline(subscribers: subscribers, updates: updates)
+        } : nil
       await add(
-        "state fan-out, \(subscribers) sub, relay .values", "/s",
+        "\(name), relay .values", "/s",
         await median(repetitions) {
           await Workloads.stateFanOut(subscribers: subscribers, updates: updates, path: .fast)
-        }, nil, goal: "")
+        }, baseline, goal: subscribers == 10 ? "≥ 10M/s" : "")
       await add(
-        "state fan-out, \(subscribers) sub, AsyncStream", "/s",
+        "\(name), AsyncStream", "/s",
         await median(repetitions) {
           await Workloads.stateFanOut(subscribers: subscribers, updates: updates, path: .stream)
-        }, nil,
-        goal: "")
+        }, baseline, goal: subscribers == 10 ? "≥ 3M/s" : "")
     }
 
     await add(

@@ -167,8 +167,11 @@ enum Workloads {
     return Double(delivered) / seconds(elapsed)
   }
 
-  /// State fan-out conflates: "deliveries" counts the states subscribers
-  /// actually received, and every one ends on the last.
+  /// State fan-out conflates: a subscriber slower than the producer skips to
+  /// the latest state, so counting the states it happened to receive would
+  /// reward a slow producer. The figure is updates × subscribers per second,
+  /// with every subscriber checked to end on the final state: the rate at
+  /// which N observers are kept current.
   static func stateFanOut(subscribers: Int, updates: Int, path: Path) async -> Double {
     let relay = StateRelay(0, counters: LifetimeCounters())
     let readers = (0..<subscribers).map { _ in
@@ -177,14 +180,37 @@ enum Workloads {
     let start = ContinuousClock.now
     for value in 1...updates { relay.accept(value) }
     relay.finish()
-    var delivered = 0
     for reader in readers {
-      let (count, last) = await reader.value
+      let (_, last) = await reader.value
       precondition(last == updates, "a subscriber missed the final state")
-      delivered += count
     }
     let elapsed = ContinuousClock.now - start
-    return Double(delivered) / seconds(elapsed)
+    return Double(updates * subscribers) / seconds(elapsed)
+  }
+
+  /// The baseline for state fan-out: one `AsyncStream` per subscriber that
+  /// keeps only the newest value (`.bufferingNewest(1)`), the hand-rolled
+  /// conflating multicast.
+  static func stateFanOutBaseline(subscribers: Int, updates: Int) async -> Double {
+    let pairs = (0..<subscribers).map { _ in AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1)) }
+    let readers = pairs.map { pair in
+      Task {
+        var last = -1
+        for await value in pair.stream { last = value }
+        return last
+      }
+    }
+    let start = ContinuousClock.now
+    for value in 1...updates {
+      for pair in pairs { pair.continuation.yield(value) }
+    }
+    for pair in pairs { pair.continuation.finish() }
+    for reader in readers {
+      let last = await reader.value
+      precondition(last == updates, "a baseline subscriber missed the final state")
+    }
+    let elapsed = ContinuousClock.now - start
+    return Double(updates * subscribers) / seconds(elapsed)
   }
 
   // MARK: Operators and effects

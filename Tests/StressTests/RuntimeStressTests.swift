@@ -85,12 +85,15 @@ struct RuntimeStressTests {
     }
     typealias Output = Never
     enum SearchID: Hashable, Sendable { case search }
+    /// How many runs got a task (a run superseded within its batch never does).
+    let started = Locked(0)
 
     func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
       switch input {
       case .queryChanged(let query):
         state.latestQuery = query
-        return .run(id: SearchID.search) { send in
+        return .run(id: SearchID.search) { [started] send in
+          started.withLock { $0 += 1 }
           await Task.yield()
           send(.resultsArrived(query))
         }
@@ -127,8 +130,18 @@ struct RuntimeStressTests {
   @Test("Superseding storm: 100,000 superseding effects, no stale result lands")
   func cancellationStorm() async {
     let counters = LifetimeCounters()
-    let feature = Feature(Searcher(), initialState: .init(), counters: counters)
-    for query in 0..<100_000 {
+    let searcher = Searcher()
+    let feature = Feature(searcher, initialState: .init(), counters: counters)
+    // The first half one batch per query: every run gets a task and is
+    // superseded while in flight. The second half in bursts: runs superseded
+    // within their batch never start.
+    for query in 0..<50_000 {
+      feature.send(.queryChanged(query))
+      await feature.flush()
+    }
+    await feature.idle()  // every task has returned, so every start is counted
+    #expect(searcher.started.withLock { $0 } == 50_000)
+    for query in 50_000..<100_000 {
       feature.send(.queryChanged(query))
       if query.isMultiple(of: 5_000) { await feature.flush() }
     }
@@ -136,6 +149,7 @@ struct RuntimeStressTests {
     let state = await feature.state
     #expect(state.stale == 0)
     #expect(state.results.last == 99_999)
+    #expect(searcher.started.withLock { $0 } < 100_000)
     await feature.finish()
     #expect(counters.effects == 0)
   }
