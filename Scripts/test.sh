@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+swift format lint --strict --recursive --parallel Package.swift Sources Tests  # the style, as Scripts/lint.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift build --product repl -Xswiftc -warnings-as-errors  # the end-to-end REPL test runs the binary
 swift test --skip-build --skip StressTests
