@@ -262,6 +262,18 @@ enum Workloads {
     return Double(count) / seconds(elapsed)
   }
 
+  /// The baselines' combineLatest: side-tagged values from one stream,
+  /// counting a pair for each once both sides have one.
+  static func combineByHand(_ merged: AsyncStream<(Int, Int)>) async -> Int {
+    var latest: (Int?, Int?) = (nil, nil)
+    var count = 0
+    for await (side, value) in merged {
+      if side == 0 { latest.0 = value } else { latest.1 = value }
+      if latest.0 != nil, latest.1 != nil { count += 1 }
+    }
+    return count
+  }
+
   /// The baseline for relay-fed combineLatest: the same producer through one
   /// raw AsyncStream of tagged values, combined by hand.
   static func combineLatestRelaysBaseline(events: Int) async -> Double {
@@ -274,12 +286,7 @@ enum Workloads {
       }
       continuation.finish()
     }
-    var latest: (Int?, Int?) = (nil, nil)
-    var count = 0
-    for await (side, value) in merged {
-      if side == 0 { latest.0 = value } else { latest.1 = value }
-      if latest.0 != nil, latest.1 != nil { count += 1 }
-    }
+    let count = await combineByHand(merged)
     await producer.value
     let elapsed = ContinuousClock.now - start
     return Double(count) / seconds(elapsed)
@@ -311,12 +318,7 @@ enum Workloads {
       for producer in producers { await producer.value }
       continuation.finish()
     }
-    var latest: (Int?, Int?) = (nil, nil)
-    var count = 0
-    for await (side, value) in merged {
-      if side == 0 { latest.0 = value } else { latest.1 = value }
-      if latest.0 != nil, latest.1 != nil { count += 1 }
-    }
+    let count = await combineByHand(merged)
     await finisher.value
     let elapsed = ContinuousClock.now - start
     return Double(count) / seconds(elapsed)

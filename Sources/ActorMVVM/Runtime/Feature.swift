@@ -39,7 +39,10 @@ import Synchronization
 /// ``send(_:)`` appends to a locked buffer; the first send into an idle
 /// mailbox schedules one short task that drains whole batches on the actor.
 /// State is published once per batch (and before each output), so a burst
-/// of inputs costs one relay update. An idle feature parks no task.
+/// of inputs costs one relay update. The effects a batch asks for start
+/// when it has been reduced, so a run superseded within the batch never
+/// starts. An idle feature parks no task. The input path is `@inlinable`:
+/// your module specialises it for your machine's types.
 public final actor Feature<Machine: StateMachine> {
   public typealias State = Machine.State
   public typealias Input = Machine.Input
