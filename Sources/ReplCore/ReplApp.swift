@@ -11,8 +11,23 @@ import Storage
 /// embedded). Missing keys are reported, one line each, and only the
 /// screens that need them fail.
 public enum ReplApp {
+  /// The store behind `--data-dir DIR` (`DIR/store.json`), or one in memory.
+  public static func makeStore(options: ReplOptions) -> any KeyValueStore {
+    options.dataDirectory.map {
+      FileKeyValueStore(url: URL(fileURLWithPath: $0).appendingPathComponent("store.json"))
+    } ?? InMemoryKeyValueStore()
+  }
+
+  /// Loads `store` and reports what loading it met (a corrupt file set
+  /// aside, an unreadable one), one `warn` line each, before the app starts.
+  public static func reportStorageWarnings(of store: any KeyValueStore, warn: (String) -> Void) async {
+    for warning in await store.takeWarnings() { warn(warning.description) }
+  }
+
+  /// The app over `store` (by default ``makeStore(options:)``).
   public static func makeCoordinator(
-    options: ReplOptions, environment: [String: String], warn: (String) -> Void
+    options: ReplOptions, environment: [String: String], store: (any KeyValueStore)? = nil,
+    warn: (String) -> Void
   ) -> AppCoordinator {
     let clock = ContinuousClock()
     let embedded = EmbeddedBackend(
@@ -33,10 +48,7 @@ public enum ReplApp {
     } else {
       client = embedded
     }
-    let store: any KeyValueStore =
-      options.dataDirectory.map {
-        FileKeyValueStore(url: URL(fileURLWithPath: $0).appendingPathComponent("store.json"))
-      } ?? InMemoryKeyValueStore()
+    let store = store ?? makeStore(options: options)
     return AppCoordinator(
       container: AppContainer(
         AppConfiguration(

@@ -23,9 +23,11 @@ func main() async -> Int32 {
   let write: @Sendable (String) -> Void = { line in
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
   }
+  let warn: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
+  let store = ReplApp.makeStore(options: options)
+  await ReplApp.reportStorageWarnings(of: store, warn: warn)
   let coordinator = ReplApp.makeCoordinator(
-    options: options, environment: ProcessInfo.processInfo.environment,
-    warn: { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) })
+    options: options, environment: ProcessInfo.processInfo.environment, store: store, warn: warn)
   let session = ReplSession(coordinator: coordinator, format: options.json ? .json : .text, write: write)
   let interactive = isatty(STDIN_FILENO) == 1 && options.replayPath == nil
 

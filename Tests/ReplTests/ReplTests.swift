@@ -118,25 +118,56 @@ struct ReplTests {
 
   @Test("The built binary runs a piped script and exits 0 at EOF")
   func endToEnd() throws {
+    let run = try runBinary([], script: "open weather\ncity Richmond, VA\n")
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("weather.locationName = \"Richmond, VA\""))
+    #expect(run.stdout.contains("weather.temp = \"72℉\""))
+    #expect(!run.stdout.contains("> "))  // no prompt without a terminal
+  }
+
+  /// Runs the built `repl` binary with `arguments`, feeding it `script`.
+  func runBinary(_ arguments: [String], script: String) throws -> (status: Int32, stdout: String, stderr: String) {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
       "repl")
     try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the repl product first")
     let process = Process()
     process.executableURL = binary
-    let input = Pipe()
-    let output = Pipe()
+    process.arguments = arguments
+    let (input, output, errors) = (Pipe(), Pipe(), Pipe())
     process.standardInput = input
     process.standardOutput = output
+    process.standardError = errors
     try process.run()
-    input.fileHandleForWriting.write(Data("open weather\ncity Richmond, VA\n".utf8))
+    input.fileHandleForWriting.write(Data(script.utf8))
     try input.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let stdout = output.fileHandleForReading.readDataToEndOfFile()
+    let stderr = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    let text = String(decoding: data, as: UTF8.self)
-    #expect(text.contains("weather.locationName = \"Richmond, VA\""))
-    #expect(text.contains("weather.temp = \"72℉\""))
-    #expect(!text.contains("> "))  // no prompt without a terminal
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+  }
+
+  @Test("A corrupt data file is set aside with a warning; the app starts from defaults and saves again")
+  func corruptDataDirectory() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("repl-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("store.json")
+    try Data("{ not json".utf8).write(to: file)
+
+    // Guessing 1, 2, 3 in turn wins at least one round, whatever the target: records change and are saved.
+    let first = try runBinary(["--data-dir", directory.path], script: "open findnumber\ncheck 1\ncheck 2\ncheck 3\n")
+    #expect(first.status == 0)
+    #expect(first.stderr.contains("store.json was corrupt; kept it as \(file.path).corrupt and started from defaults"))
+    #expect(try Data(contentsOf: file.appendingPathExtension("corrupt")) == Data("{ not json".utf8))
+    #expect(first.stdout.contains("findnumber.stage = \"스테이지: 1\""))
+
+    // The next run reads what the first saved, and has nothing to warn about.
+    let second = try runBinary(["--data-dir", directory.path], script: "open findnumber\n")
+    #expect(second.status == 0)
+    #expect(second.stderr.isEmpty)
+    #expect(second.stdout.contains("findnumber.bestRecord = "))
+    #expect(!second.stdout.contains("findnumber.bestRecord = 0"))
+    #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) is [String: Any])
   }
 
   @Test("Options parse, and bad ones are typed errors")
