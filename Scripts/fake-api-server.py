@@ -14,6 +14,12 @@ Routes (GET unless noted):
   /slow?ms=N                 waits N ms, then 200 {"slow": true}
   /truncated                 promises 1000 bytes, sends 10, closes the connection
   /echo (GET or POST)        200, the method, path, query, headers and body as JSON
+  /hold/<id>                 holds the request until the client closes the
+                             connection (or 10 s pass, then 200 {"held": true})
+  /wait-arrived/<id>         returns once /hold/<id> has arrived (10 s at most):
+                             200 {"arrived": bool}
+  /wait-closed/<id>          returns once the client has closed /hold/<id>'s
+                             connection (10 s at most): 200 {"closed": bool}
 """
 import json
 import os
@@ -25,6 +31,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures")
+
+# /hold/<id> bookkeeping: id -> (arrived, closed) events, shared by handler threads.
+HOLDS = {}
+HOLDS_LOCK = threading.Lock()
+
+
+def hold_events(name):
+    with HOLDS_LOCK:
+        return HOLDS.setdefault(name, (threading.Event(), threading.Event()))
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -79,6 +94,27 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.connection.shutdown(socket.SHUT_RDWR)
             self.close_connection = True
+        elif parts[:1] == ["hold"] and len(parts) == 2:
+            arrived, closed = hold_events(parts[1])
+            arrived.set()
+            # The request has been read whole; the next read ends only when
+            # the client closes the connection (b"") or the timeout passes.
+            self.connection.settimeout(10)
+            try:
+                gone = self.connection.recv(1) == b""
+            except (socket.timeout, OSError):
+                gone = False
+            if gone:
+                closed.set()
+                self.close_connection = True
+            else:
+                self.connection.settimeout(None)
+                self.send_json(200, {"held": True})
+        elif parts[:1] in (["wait-arrived"], ["wait-closed"]) and len(parts) == 2:
+            arrived, closed = hold_events(parts[1])
+            event = arrived if parts[0] == "wait-arrived" else closed
+            key = "arrived" if parts[0] == "wait-arrived" else "closed"
+            self.send_json(200, {key: event.wait(10)})
         elif parts == ["echo"]:
             self.send_json(200, {
                 "method": self.command,

@@ -135,13 +135,22 @@ struct URLSessionHTTPClientTests {
     }
   }
 
-  @Test("Cancelling the caller cancels the transfer (the 200 that comes later is never returned)")
+  @Test("Cancelling the caller mid-transfer closes the connection and throws .cancelled")
   func cancellation() async throws {
-    let slow = try request("/slow", query: [("ms", "3000")], timeout: .seconds(30))
+    struct Arrived: Decodable { let arrived: Bool }
+    struct Closed: Decodable { let closed: Bool }
+    let id = UUID().uuidString
+    let held = try request("/hold/\(id)", timeout: .seconds(30))
     let client = self.client
-    let task = Task { try await client.send(slow) }
+    let task = Task { try await client.send(held) }
+    // The server says when the request is in flight: cancel then, not before.
+    let arrived = try await client.send(request("/wait-arrived/\(id)", timeout: .seconds(15))).decode(Arrived.self)
+    try #require(arrived.arrived, "the held request never reached the server")
     task.cancel()
     await #expect(throws: HTTPError.cancelled) { try await task.value }
+    // And the server saw the client hang up (it would otherwise answer after 10 s).
+    let closed = try await client.send(request("/wait-closed/\(id)", timeout: .seconds(15))).decode(Closed.self)
+    #expect(closed.closed)
   }
 
   @Test("POST sends the JSON body and headers")
