@@ -60,9 +60,9 @@ public final class EventRelay<Value: Sendable>: Sendable {
   /// ``finish()``. Never suspends.
   @inlinable
   public func accept(_ event: Value) {
-    let waiters = storage.withLock { state -> [UnsafeContinuation<Void, Never>] in
-      guard !state.finished else { return [] }
-      var waiters: [UnsafeContinuation<Void, Never>] = []
+    let waiters = storage.withLock { state -> Wakeups<Void> in
+      guard !state.finished else { return Wakeups() }
+      var waiters = Wakeups<Void>()
       state.table.forEach { slot in
         slot.buffer.append(event)
         if let waiter = slot.waiter {
@@ -72,16 +72,16 @@ public final class EventRelay<Value: Sendable>: Sendable {
       }
       return waiters
     }
-    for waiter in waiters { waiter.resume() }
+    waiters.resume(returning: ())
   }
 
   /// Ends every subscription after it drains its backlog. Idempotent.
   @inlinable
   public func finish() {
-    let waiters = storage.withLock { state -> [UnsafeContinuation<Void, Never>] in
-      guard !state.finished else { return [] }
+    let waiters = storage.withLock { state -> Wakeups<Void> in
+      guard !state.finished else { return Wakeups() }
       state.finished = true
-      var waiters: [UnsafeContinuation<Void, Never>] = []
+      var waiters = Wakeups<Void>()
       state.table.forEach { slot in
         if let waiter = slot.waiter {
           slot.waiter = nil
@@ -90,7 +90,7 @@ public final class EventRelay<Value: Sendable>: Sendable {
       }
       return waiters
     }
-    for waiter in waiters { waiter.resume() }
+    waiters.resume(returning: ())
   }
 
   /// A new subscription as this relay's own sequence. Registered now.

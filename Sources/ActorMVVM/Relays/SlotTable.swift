@@ -48,3 +48,26 @@ struct SlotTable<Slot> {
     _modify { yield &slots[index] }
   }
 }
+
+/// The subscribers an update wakes, collected under a relay's lock and
+/// resumed after it is released. The first is stored inline, so waking a
+/// single subscriber (the common case) allocates nothing.
+@usableFromInline
+struct Wakeups<Value: Sendable> {
+  @usableFromInline var first: UnsafeContinuation<Value, Never>?
+  @usableFromInline var rest: [UnsafeContinuation<Value, Never>] = []
+
+  @inlinable init() {}
+
+  @inlinable
+  mutating func append(_ waiter: UnsafeContinuation<Value, Never>) {
+    if first == nil { first = waiter } else { rest.append(waiter) }
+  }
+
+  /// Resumes every collected subscriber with `value`. Call outside the lock.
+  @inlinable
+  func resume(returning value: Value) {
+    first?.resume(returning: value)
+    for waiter in rest { waiter.resume(returning: value) }
+  }
+}

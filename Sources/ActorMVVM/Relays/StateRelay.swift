@@ -73,12 +73,12 @@ public final class StateRelay<Value: Sendable>: Sendable {
   /// Ignored after ``finish()``. Never suspends.
   @inlinable
   public func accept(_ newValue: Value) {
-    let waiters = storage.withLock { state -> [UnsafeContinuation<Value?, Never>] in
-      guard !state.finished else { return [] }
+    let waiters = storage.withLock { state -> Wakeups<Value?> in
+      guard !state.finished else { return Wakeups() }
       state.value = newValue
       state.version &+= 1
       let version = state.version
-      var waiters: [UnsafeContinuation<Value?, Never>] = []
+      var waiters = Wakeups<Value?>()
       state.table.forEach { slot in
         if let waiter = slot.waiter {
           slot.waiter = nil
@@ -88,17 +88,17 @@ public final class StateRelay<Value: Sendable>: Sendable {
       }
       return waiters
     }
-    for waiter in waiters { waiter.resume(returning: newValue) }
+    waiters.resume(returning: newValue)
   }
 
   /// Ends every subscription once it has seen the final value. Later
   /// subscriptions receive the final value and end. Idempotent.
   @inlinable
   public func finish() {
-    let waiters = storage.withLock { state -> [UnsafeContinuation<Value?, Never>] in
-      guard !state.finished else { return [] }
+    let waiters = storage.withLock { state -> Wakeups<Value?> in
+      guard !state.finished else { return Wakeups() }
       state.finished = true
-      var waiters: [UnsafeContinuation<Value?, Never>] = []
+      var waiters = Wakeups<Value?>()
       state.table.forEach { slot in
         if let waiter = slot.waiter {
           slot.waiter = nil
@@ -108,7 +108,7 @@ public final class StateRelay<Value: Sendable>: Sendable {
       return waiters
     }
     // Waiting subscribers have seen the latest version already: they end.
-    for waiter in waiters { waiter.resume(returning: nil) }
+    waiters.resume(returning: nil)
   }
 
   /// A new subscription as this relay's own sequence (the fast path).
