@@ -155,6 +155,9 @@ struct FeatureGuaranteeTests {
     feature = nil
     for await _ in outputs {}
     #expect(counters.features == 0)
+    // The deinit cancels effect tasks before it ends the streams, and a
+    // cancelled sleep leaves the clock at once: the 60 s sleeper is gone.
+    #expect(testClock.sleeperCount == 0)
   }
 
   @Test("7. A throwing effect becomes a typed failure input")

@@ -78,6 +78,28 @@ struct EffectRunnerTests {
     #expect(counters.effects == 0)
   }
 
+  /// A machine whose one input asks for a run that counts its starts.
+  struct Saver: StateMachine {
+    struct State: Equatable, Sendable {}
+    typealias Input = Int
+    typealias Output = Never
+    let starts: Locked<Int>
+    func reduce(into state: inout State, _ input: Int) -> Effect<Int, Never> {
+      .run(id: "save") { [starts] _ in starts.withLock { $0 += 1 } }
+    }
+  }
+
+  @Test("finish() still starts the runs its last batch asked for (a last save is not lost), then cancels them")
+  func finishStartsLastBatch() async {
+    let counters = LifetimeCounters()
+    let starts = Locked(0)
+    let feature = Feature(Saver(starts: starts), initialState: .init(), counters: counters)
+    feature.send(1)
+    await feature.finish()  // reduces the pending input, then cancels and awaits its run
+    #expect(starts.withLock { $0 } == 1)
+    #expect(counters.effects == 0)
+  }
+
   @Test("Outputs are emitted synchronously, in merge order")
   func outputOrder() {
     var runner = Runner(counters: LifetimeCounters()) { _ in }
