@@ -6,17 +6,23 @@ import ActorMVVM
 /// calls ``advance(by:)`` to move time forward. Deterministic by
 /// construction: no real time passes and nothing is hoped to "settle".
 ///
-/// - ``advance(by:)`` moves `now` to the target instant and resumes exactly
-///   the sleepers whose deadline is at or before it, earliest deadline first
-///   (ties in the order they began sleeping). A sleeper that registers
-///   during or after the jump measures from the new `now`; to step a
-///   periodic timer through several periods, advance one period at a time.
-/// - ``waitForSleepers(_:)`` is the explicit gate a test uses before
-///   advancing: it returns once at least that many tasks are asleep on the
-///   clock, so an `advance` never races the sleep it means to end.
+/// - ``advance(by:)`` steps through the deadlines it passes, earliest
+///   first: it sets `now` to a deadline, resumes the sleepers due then (in
+///   the order they began sleeping), and waits until each has *observed*
+///   its wake-up (returned from `sleep`) before moving on. So a sleeper
+///   woken at 100 ms reads `now == 100 ms`, and it has run before one due
+///   at 200 ms is woken. `now` ends at the target.
+/// - ``advance(by:expectingSleepers:)`` first waits until that many sleepers
+///   are due by the target: the `advance` that cannot race the sleep it is
+///   meant to end.
+/// - Gates (``waitForSleepers(_:)``, ``waitForSleeper(until:)``,
+///   ``wait(until:)``) are re-checked whenever a sleeper arrives or leaves
+///   and whenever time moves; their predicates run outside the clock's lock,
+///   so a predicate may read ``now`` or anything else.
 /// - A cancelled sleeper is removed and throws `CancellationError` at once.
 ///
-/// `Sendable`; every member may be called from any task.
+/// `Sendable`; every member may be called from any task. Only one task
+/// should advance a clock at a time.
 public final class TestClock: Clock, Sendable {
   /// A point on the test clock's timeline: the time advanced since creation.
   public struct Instant: InstantProtocol, Sendable, CustomStringConvertible {
@@ -34,6 +40,7 @@ public final class TestClock: Clock, Sendable {
     let id: UInt64
     let deadline: Instant
     let continuation: UnsafeContinuation<Void, any Error>
+    let probe: Quiescence?
   }
 
   private struct State {
@@ -41,7 +48,20 @@ public final class TestClock: Clock, Sendable {
     var nextID: UInt64 = 0
     var sleepers: [Sleeper] = []
     var cancelledBeforeSleeping: Set<UInt64> = []
-    var gates: [(isOpen: @Sendable ([Instant]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Bumped whenever the sleepers or `now` change; gates wait for a bump.
+    var version: UInt64 = 0
+    var gates: [CheckedContinuation<Void, Never>] = []
+    /// Sleepers resumed by the current `advance` step that have not yet
+    /// returned from `sleep`, and the step waiting for them.
+    var unobserved: Set<UInt64> = []
+    var stepWaiter: CheckedContinuation<Void, Never>?
+
+    /// Records a change; hands back the gates to re-check.
+    mutating func changed() -> [CheckedContinuation<Void, Never>] {
+      version &+= 1
+      defer { gates = [] }
+      return gates
+    }
   }
 
   private let state = Locked(State())
@@ -54,8 +74,12 @@ public final class TestClock: Clock, Sendable {
   /// Tasks asleep on this clock right now.
   public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+  /// The deadlines of the tasks asleep on this clock, earliest first.
+  public var sleeperDeadlines: [Instant] { state.withLock { $0.sleepers.map(\.deadline).sorted() } }
+
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
+    let probe = Quiescence.current
     let id = state.withLock { state -> UInt64 in
       state.nextID &+= 1
       return state.nextID
@@ -66,48 +90,84 @@ public final class TestClock: Clock, Sendable {
         let action = state.withLock { state -> Action in
           if state.cancelledBeforeSleeping.remove(id) != nil { return .cancel }
           if deadline <= state.now { return .resume }
-          state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-          return .park(Self.openGates(&state))
+          state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation, probe: probe))
+          return .park(state.changed())
         }
         switch action {
         case .resume: continuation.resume()
         case .cancel: continuation.resume(throwing: CancellationError())
-        case .park(let gates): for gate in gates { gate.resume() }
+        case .park(let gates):
+          probe?.idle()
+          for gate in gates { gate.resume() }
         }
       }
     } onCancel: {
-      let sleeper = state.withLock { state -> Sleeper? in
+      let (sleeper, gates) = state.withLock { state -> (Sleeper?, [CheckedContinuation<Void, Never>]) in
         guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
           state.cancelledBeforeSleeping.insert(id)
-          return nil
+          return (nil, [])
         }
-        return state.sleepers.remove(at: index)
+        return (state.sleepers.remove(at: index), state.changed())
       }
-      sleeper?.continuation.resume(throwing: CancellationError())
+      if let sleeper {
+        sleeper.probe?.busy()
+        sleeper.continuation.resume(throwing: CancellationError())
+      }
+      for gate in gates { gate.resume() }
     }
-    // A sleeper resumed normally may have its id left in the set; clean it.
-    _ = state.withLock { $0.cancelledBeforeSleeping.remove(id) }
+    // Woken: tell a waiting `advance` step, and forget a late cancellation.
+    let step = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      state.cancelledBeforeSleeping.remove(id)
+      guard state.unobserved.remove(id) != nil, state.unobserved.isEmpty else { return nil }
+      defer { state.stepWaiter = nil }
+      return state.stepWaiter
+    }
+    step?.resume()
   }
 
-  /// Moves time forward by `duration` and wakes the sleepers now due.
-  public func advance(by duration: Duration = .zero) {
+  /// Moves time forward by `duration`, waking the sleepers due on the way
+  /// in deadline order (see ``TestClock``). Returns once every sleeper it
+  /// woke has observed its wake-up.
+  public func advance(by duration: Duration = .zero) async {
     precondition(duration >= .zero, "TestClock cannot go back in time (advance by \(duration))")
-    let due = state.withLock { state -> [Sleeper] in
-      state.now = state.now.advanced(by: duration)
-      let now = state.now
-      let due = state.sleepers.filter { $0.deadline <= now }
-      state.sleepers.removeAll { $0.deadline <= now }
-      return due.enumerated().sorted {
-        ($0.element.deadline, $0.offset) < ($1.element.deadline, $1.offset)
-      }.map(\.element)
+    let target = now.advanced(by: duration)
+    while true {
+      let (due, gates) = state.withLock { state -> ([Sleeper], [CheckedContinuation<Void, Never>]) in
+        guard let next = state.sleepers.lazy.map(\.deadline).min(), next <= target else {
+          state.now = max(state.now, target)
+          return ([], state.changed())
+        }
+        state.now = max(state.now, next)
+        let now = state.now
+        let due = state.sleepers.filter { $0.deadline <= now }
+        state.sleepers.removeAll { $0.deadline <= now }
+        state.unobserved = Set(due.map(\.id))
+        return (due, state.changed())
+      }
+      for gate in gates { gate.resume() }
+      guard !due.isEmpty else { return }
+      await withCheckedContinuation { (step: CheckedContinuation<Void, Never>) in
+        state.withLock { $0.stepWaiter = step }
+        for sleeper in due {
+          sleeper.probe?.busy()
+          sleeper.continuation.resume()
+        }
+      }
     }
-    for sleeper in due { sleeper.continuation.resume() }
   }
 
-  /// Moves time to `instant` (no-op if it is in the past) and wakes the sleepers due.
-  public func advance(to instant: Instant) {
-    let delta = now.duration(to: instant)
-    advance(by: max(delta, .zero))
+  /// Moves time to `instant` (no-op if it is in the past), as ``advance(by:)``.
+  public func advance(to instant: Instant) async {
+    await advance(by: max(now.duration(to: instant), .zero))
+  }
+
+  /// Waits until at least `count` tasks are asleep with deadlines at or
+  /// before `now + duration`, then advances by `duration`: an advance that
+  /// cannot run ahead of the sleeps it is meant to end.
+  public func advance(by duration: Duration, expectingSleepers count: Int) async {
+    let target = now.advanced(by: duration)
+    await wait { deadlines in deadlines.filter { $0 <= target }.count >= count }
+    await advance(by: duration)
   }
 
   /// Returns once at least `count` tasks are asleep on this clock.
@@ -122,26 +182,20 @@ public final class TestClock: Clock, Sendable {
   }
 
   /// Returns once `isOpen` holds for the deadlines of the current sleepers.
+  /// Re-checked on every change to the sleepers or to `now`, outside the
+  /// clock's lock.
   public func wait(until isOpen: @escaping @Sendable ([Instant]) -> Bool) async {
-    await withCheckedContinuation { continuation in
-      let ready = state.withLock { state -> Bool in
-        if isOpen(state.sleepers.map(\.deadline)) { return true }
-        state.gates.append((isOpen, continuation))
-        return false
+    while true {
+      let (deadlines, version) = state.withLock { ($0.sleepers.map(\.deadline), $0.version) }
+      if isOpen(deadlines) { return }
+      await withCheckedContinuation { (gate: CheckedContinuation<Void, Never>) in
+        let changed = state.withLock { state -> Bool in
+          if state.version != version { return true }
+          state.gates.append(gate)
+          return false
+        }
+        if changed { gate.resume() }
       }
-      if ready { continuation.resume() }
     }
-  }
-
-  private static func openGates(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
-    guard !state.gates.isEmpty else { return [] }
-    let deadlines = state.sleepers.map(\.deadline)
-    var open: [CheckedContinuation<Void, Never>] = []
-    state.gates.removeAll { gate in
-      guard gate.isOpen(deadlines) else { return false }
-      open.append(gate.continuation)
-      return true
-    }
-    return open
   }
 }

@@ -17,7 +17,7 @@ struct FeatureTesterTests {
     await tester.expectOutput(.emitted(9))
     await tester.send(.load(5, after: .seconds(1)))
     await testClock.waitForSleepers(1)
-    testClock.advance(by: .seconds(1))
+    await testClock.advance(by: .seconds(1))
     await tester.receive(.loaded(5)) { $0.loaded = [5] }
     await tester.send(.fail("boom"))
     await tester.receive(.failed("boom")) { $0.errors = ["boom"] }
@@ -31,7 +31,7 @@ struct FeatureTesterTests {
     await testClock.waitForSleepers(1)
     await tester.send(.load(2, after: .seconds(1)))
     await testClock.waitForSleeper(until: .init(offset: .seconds(1)))
-    testClock.advance(by: .seconds(10))
+    await testClock.advance(by: .seconds(10))
     await tester.receive(.loaded(2)) { $0.loaded = [2] }
     await tester.finish()
   }
@@ -80,11 +80,11 @@ struct TestClockTests {
       }
     }
     await testClock.waitForSleepers(3)
-    testClock.advance(by: .seconds(1))
+    await testClock.advance(by: .seconds(1))
     var iterator = woken.makeAsyncIterator()
     #expect(await iterator.next() == 1)
     #expect(testClock.sleeperCount == 2)
-    testClock.advance(by: .seconds(2))
+    await testClock.advance(by: .seconds(2))
     let rest = [await iterator.next(), await iterator.next()]
     #expect(Set(rest) == [2, 3])
     for task in tasks { try await task.value }
@@ -104,7 +104,7 @@ struct TestClockTests {
   @Test("A deadline already reached returns at once")
   func pastDeadline() async throws {
     let testClock = TestClock()
-    testClock.advance(by: .seconds(5))
+    await testClock.advance(by: .seconds(5))
     try await testClock.sleep(until: .init(offset: .seconds(5)))
     #expect(testClock.sleeperCount == 0)
   }

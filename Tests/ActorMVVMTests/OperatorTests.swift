@@ -109,42 +109,6 @@ struct OperatorTests {
     #expect(await Array(values.removeDuplicates()) == [1, 2, 1, 3])
   }
 
-  @Test("debounce emits after silence, restarts on each element, flushes at the end")
-  func debounce() async {
-    let testClock = TestClock()
-    let (source, input) = AsyncStream<Int>.makeStream()
-    let (emitted, emit) = AsyncStream<Int>.makeStream()
-    let consumer = Task {
-      for await value in source.debounce(for: .milliseconds(100), clock: testClock) { emit.yield(value) }
-      emit.finish()
-    }
-    var results = emitted.makeAsyncIterator()
-    input.yield(1)
-    await testClock.waitForSleeper(until: .init(offset: .milliseconds(100)))
-    testClock.advance(by: .milliseconds(100))
-    #expect(await results.next() == 1)
-    input.yield(2)  // t = 100
-    await testClock.waitForSleeper(until: .init(offset: .milliseconds(200)))
-    testClock.advance(by: .milliseconds(50))
-    input.yield(3)  // t = 150: restarts the wait
-    await testClock.waitForSleeper(until: .init(offset: .milliseconds(250)))
-    testClock.advance(by: .milliseconds(60))  // t = 210: 2's old deadline passed, but it was superseded
-    input.yield(4)  // t = 210
-    await testClock.waitForSleeper(until: .init(offset: .milliseconds(310)))
-    input.finish()  // a pending element is flushed at once
-    #expect(await results.next() == 4)
-    #expect(await results.next() == nil)
-    await consumer.value
-  }
-
-  @Test("throttle lets through at most one element per interval")
-  func throttle() async {
-    let testClock = TestClock()
-    let timeline: [(at: Int, value: Int)] = [(0, 1), (10, 2), (50, 3), (120, 4), (150, 5), (220, 6)]
-    let replay = TimelineSequence(timeline: timeline, testClock: testClock)
-    #expect(await Array(replay.throttle(for: .milliseconds(100), clock: testClock)) == [1, 4, 6])
-  }
-
   @Test("flatMapLatest switches to the newest inner sequence; stale elements never surface")
   func flatMapLatest() async {
     let (outer, outerInput) = AsyncStream<Int>.makeStream()
@@ -190,30 +154,6 @@ struct OperatorTests {
     let mapped = outer.flatMapLatest { value in [value, value].async }
     let values = await Array(mapped)
     #expect(values.suffix(2) == [2, 2])
-  }
-}
-
-/// Replays a timeline: advances the testClock to each event's time, then yields it.
-struct TimelineSequence: AsyncSequence, Sendable {
-  typealias Element = Int
-  typealias Failure = Never
-  let timeline: [(at: Int, value: Int)]
-  let testClock: TestClock
-
-  func makeAsyncIterator() -> Iterator { Iterator(timeline: timeline, testClock: testClock) }
-
-  struct Iterator: AsyncIteratorProtocol {
-    typealias Failure = Never
-    let timeline: [(at: Int, value: Int)]
-    let testClock: TestClock
-    var index = 0
-
-    mutating func next() async -> Int? {
-      guard index < timeline.count else { return nil }
-      defer { index += 1 }
-      testClock.advance(to: .init(offset: .milliseconds(timeline[index].at)))
-      return timeline[index].value
-    }
   }
 }
 

@@ -213,13 +213,13 @@ struct EmbeddedBackendFaultTests {
     let request = weatherRequest
     let answer = Task { try await backend.send(request) }
     await clock.waitForSleepers(1)
-    clock.advance(by: .milliseconds(200))
+    await clock.advance(by: .milliseconds(200))
     #expect(try await answer.value.status == 200)
 
     await backend.inject(.delay(.seconds(30)), on: .weather)
     let slow = Task { try await backend.send(request) }
     await clock.waitForSleepers(1)
-    clock.advance(by: .seconds(10))  // the request's timeout
+    await clock.advance(by: .seconds(10))  // the request's timeout
     await #expect(throws: HTTPError.timedOut) { try await slow.value }
   }
 

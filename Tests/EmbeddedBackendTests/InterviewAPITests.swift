@@ -51,7 +51,7 @@ struct InterviewAPITests {
   func expiryAndRefresh() async throws {
     let auth = try await login()
     #expect(try await call(.get, "/v1/home", token: auth.accessToken).status == 200)
-    clock.advance(by: .seconds(61))
+    await clock.advance(by: .seconds(61))
     #expect(try await call(.get, "/v1/home", token: auth.accessToken).status == 401)
     let renewed = try await call(.post, "/v1/auth/refresh", body: ["refreshToken": auth.refreshToken])
       .decode(Auth.self)

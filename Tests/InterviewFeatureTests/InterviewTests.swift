@@ -34,7 +34,7 @@ struct SessionTests {
   func oneRefresh() async throws {
     let stack = Stack()
     try await stack.login()
-    stack.clock.advance(by: .seconds(61))
+    await stack.clock.advance(by: .seconds(61))
     let api = stack.api
     try await withThrowingTaskGroup(of: Int.self) { group in
       for _ in 0..<20 { group.addTask { try await api.home().unreadCount } }
@@ -50,7 +50,7 @@ struct SessionTests {
     try await stack.login()
     var users = stack.session.users.values.makeAsyncIterator()
     #expect(await users.next() == .some(alice))
-    stack.clock.advance(by: .seconds(61))
+    await stack.clock.advance(by: .seconds(61))
     await stack.backend.inject(.status(401, body: #"{"code":401,"message":"refresh token invalid"}"#), on: .interview)
     await #expect(throws: InterviewError.sessionExpired) { try await stack.api.home() }
     #expect(await users.next() == .some(nil))

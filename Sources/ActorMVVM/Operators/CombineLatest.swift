@@ -2,15 +2,25 @@
 ///
 /// - **Emits** a pair each time either upstream produces an element, once
 ///   both have produced one; the pair holds each side's latest element.
-/// - **Finishes** when both upstreams have finished, or as soon as one
-///   finishes without ever having produced an element (no pair can follow).
+///   Elements are combined in the order they reach the operator. The two
+///   upstreams are pulled by independent tasks, so when both have elements
+///   ready at once their interleaving (and so the intermediate pairs) is
+///   not fixed, where Rx's would follow emission times; the last pair is
+///   always the two last elements. A conflating upstream (a
+///   ``StateRelay/Values``) skips intermediate values by its own contract.
+/// - **Finishes** when both upstreams have finished; or, as in Rx, when an
+///   element arrives while the other side has finished without producing
+///   (no pair can follow).
 /// - **Errors:** the first error from either upstream is thrown; the other
 ///   upstream is cancelled.
-/// - **Cancellation:** cancelling the consuming task, or dropping the
-///   iterator, cancels both upstream tasks.
-/// - **Buffering:** upstreams run in their own tasks, a shared buffer of up
-///   to 128 elements ahead of the consumer; every element is combined, none
-///   is skipped. Upstreams start on the first `next()`.
+/// - **Cancellation:** cancelling the consuming task ends the sequence at
+///   its next `next()`; that, or dropping the iterator, cancels both
+///   upstream tasks.
+/// - **After the end:** once it has returned nil or thrown, `next()`
+///   returns nil forever.
+/// - **Buffering:** every element is combined, none is skipped; at most
+///   128 pairs wait for the consumer before the upstreams stop being
+///   pulled. Upstreams start on the first `next()`.
 @inlinable
 public func combineLatest<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>(
   _ a: A, _ b: B
@@ -19,8 +29,7 @@ public func combineLatest<A: AsyncSequence & Sendable, B: AsyncSequence & Sendab
 }
 
 /// `combineLatest` of three sequences, with the contract of the two-sequence
-/// form: emits once all three have produced, finishes when all finished or
-/// one finished empty, throws the first error.
+/// form.
 public func combineLatest<
   A: AsyncSequence & Sendable, B: AsyncSequence & Sendable, C: AsyncSequence & Sendable
 >(
@@ -39,6 +48,7 @@ public struct AsyncCombineLatest2Sequence<A: AsyncSequence & Sendable, B: AsyncS
 where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
   public typealias Element = (A.Element, B.Element)
   public typealias Failure = A.Failure
+  @usableFromInline typealias Machine = CombineLatestStateMachine<A.Element, B.Element>
 
   @usableFromInline let a: A
   @usableFromInline let b: B
@@ -51,23 +61,13 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
   @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(a: a, b: b) }
 
-  @usableFromInline
-  enum Event: Sendable {
-    case a(A.Element)
-    case b(B.Element)
-    case end(side: Int, error: (any Error)?)
-  }
-
   public struct Iterator: AsyncIteratorProtocol {
     public typealias Element = (A.Element, B.Element)
     public typealias Failure = A.Failure
 
     @usableFromInline let a: A
     @usableFromInline let b: B
-    @usableFromInline var reader: ChannelReader<Event>?
-    @usableFromInline var latestA: A.Element?
-    @usableFromInline var latestB: B.Element?
-    @usableFromInline var finished = (false, false)
+    @usableFromInline var reader = OperatorReader<Machine>()
 
     @inlinable init(a: A, b: B) {
       self.a = a
@@ -81,37 +81,76 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
 
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      if reader == nil {
-        let reader = ChannelReader<Event>()
-        let (a, b) = (self.a, self.b)
-        reader.channel.spawn { await pump(a, into: $0, wrap: Event.a, end: { .end(side: 0, error: $0) }) }
-        reader.channel.spawn { await pump(b, into: $0, wrap: Event.b, end: { .end(side: 1, error: $0) }) }
-        self.reader = reader
-      }
-      while let event = await reader!.next() {
-        switch event {
-        case .a(let element):
-          latestA = element
-          if let latestB { return (element, latestB) }
-        case .b(let element):
-          latestB = element
-          if let latestA { return (latestA, element) }
-        case .end(let side, let error):
-          if let error { return try finish(throwing: error) }
-          if side == 0 { finished.0 = true } else { finished.1 = true }
-          let empty = side == 0 ? latestA == nil : latestB == nil
-          if empty || (finished.0 && finished.1) { return try finish(throwing: nil) }
-        }
-      }
-      return nil
+      let (a, b) = (self.a, self.b)
+      return try await reader.next(
+        start: {
+          let core = OperatorCore(Machine())
+          core.spawn { core in
+            await pump(a, into: core, wrap: { .a($0) }, end: { .ended(.a, $0) }, perform: { _, _ in })
+          }
+          core.spawn { core in
+            await pump(b, into: core, wrap: { .b($0) }, end: { .ended(.b, $0) }, perform: { _, _ in })
+          }
+          return core
+        }, failure: Failure.self, isolation: actor)
     }
+  }
+}
 
-    @inlinable
-    mutating func finish(throwing error: (any Error)?) throws(Failure) -> Element? {
-      reader?.channel.terminate()
-      // Only the upstreams throw into the channel, and they throw `Failure`.
-      if let error { throw error as! Failure }
-      return nil
+extension AsyncCombineLatest2Sequence: ReplayingAsyncSequence
+where A: ReplayingAsyncSequence, B: ReplayingAsyncSequence {
+  /// Both sides' current elements, when both have one.
+  @inlinable
+  public var currentElement: Element? {
+    guard let a = a.currentElement, let b = b.currentElement else { return nil }
+    return (a, b)
+  }
+}
+
+/// combineLatest's decisions (STYLE §3), after RxSwift's `CombineLatest`.
+@usableFromInline
+struct CombineLatestStateMachine<A: Sendable, B: Sendable>: OperatorStateMachine {
+  @usableFromInline enum Side: Sendable { case a, b }
+
+  @usableFromInline
+  enum Event: Sendable {
+    case a(A)
+    case b(B)
+    case ended(Side, (any Error)?)
+  }
+
+  @usableFromInline typealias Command = Never
+
+  @usableFromInline var latestA: A?
+  @usableFromInline var latestB: B?
+  @usableFromInline var finishedA = false
+  @usableFromInline var finishedB = false
+
+  @inlinable init() {}
+
+  @inlinable
+  mutating func handle(_ event: Event, output: inout OperatorOutput<(A, B)>) -> Never? {
+    switch event {
+    case .a(let element):
+      latestA = element
+      if let latestB {
+        output.emit((element, latestB))
+      } else if finishedB {
+        output.finish()  // b ended empty: no pair can ever follow
+      }
+    case .b(let element):
+      latestB = element
+      if let latestA {
+        output.emit((latestA, element))
+      } else if finishedA {
+        output.finish()
+      }
+    case .ended(_, let error?):
+      output.fail(error)
+    case .ended(let side, nil):
+      if side == .a { finishedA = true } else { finishedB = true }
+      if finishedA && finishedB { output.finish() }
     }
+    return nil
   }
 }

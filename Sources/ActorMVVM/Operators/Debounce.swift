@@ -2,17 +2,25 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Emits an element only after `interval` of silence on `clock` has
   /// followed it: Rx's `debounce`.
   ///
-  /// - **Emits** the latest element once no newer one has arrived for
-  ///   `interval`; each new element restarts the wait.
+  /// - **Timing:** each element is stamped with `clock.now` when it
+  ///   arrives, and its deadline is that instant plus `interval`; a timer on
+  ///   `clock` emits it at the deadline unless a newer element arrived
+  ///   first. What is emitted never depends on when the consumer pulls: a
+  ///   busy consumer receives the same elements, later. A deadline that
+  ///   falls on the same instant as a new arrival fires first.
   /// - **Finishes** when `self` finishes, first emitting a pending element
-  ///   at once (it does not wait out the interval).
+  ///   at once (it does not wait out the interval), as Rx does.
   /// - **Errors:** an upstream error is thrown at once; a pending element is
-  ///   dropped.
-  /// - **Cancellation:** cancelling the consumer, or dropping the iterator,
-  ///   cancels the upstream task and the timer.
-  /// - **Buffering:** one pending element; the upstream runs in its own task
-  ///   up to 128 elements ahead. Time comes only from `clock` (inject a
-  ///   `TestClock` in tests).
+  ///   dropped (Rx forwards the error the same way).
+  /// - **Cancellation:** cancelling the consuming task ends the sequence at
+  ///   its next `next()`; that, or dropping the iterator, cancels the
+  ///   upstream task and the timer.
+  /// - **After the end:** once it has returned nil or thrown, `next()`
+  ///   returns nil forever.
+  /// - **Buffering:** one pending element; emitted elements wait for the
+  ///   consumer, at most 128 before the upstream stops being pulled. The
+  ///   upstream and the timer run in their own tasks, started by the first
+  ///   `next()`.
   @inlinable
   public func debounce<C: Clock>(
     for interval: C.Duration, clock: C
@@ -32,6 +40,7 @@ public struct AsyncDebounceSequence<Base: AsyncSequence & Sendable, C: Clock>: A
 where Base.Element: Sendable {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
+  @usableFromInline typealias Machine = DebounceStateMachine<Base.Element, C.Instant>
 
   @usableFromInline let base: Base
   @usableFromInline let interval: C.Duration
@@ -46,13 +55,6 @@ where Base.Element: Sendable {
   @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(base: base, interval: interval, clock: clock) }
 
-  @usableFromInline
-  enum Event: Sendable {
-    case element(Base.Element)
-    case ended((any Error)?)
-    case timer(generation: UInt64)
-  }
-
   public struct Iterator: AsyncIteratorProtocol {
     public typealias Element = Base.Element
     public typealias Failure = Base.Failure
@@ -60,14 +62,9 @@ where Base.Element: Sendable {
     @usableFromInline let base: Base
     @usableFromInline let interval: C.Duration
     @usableFromInline let clock: C
-    @usableFromInline var reader: ChannelReader<Event>?
-    @usableFromInline var pending: Base.Element?
-    @usableFromInline var generation: UInt64 = 0
-    @usableFromInline var timer: UInt64?
-    @usableFromInline var finished = false
+    @usableFromInline var reader = OperatorReader<Machine>()
 
-    @inlinable
-    init(base: Base, interval: C.Duration, clock: C) {
+    @inlinable init(base: Base, interval: C.Duration, clock: C) {
       self.base = base
       self.interval = interval
       self.clock = clock
@@ -80,48 +77,91 @@ where Base.Element: Sendable {
 
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      guard !finished else { return nil }
-      if reader == nil {
-        let reader = ChannelReader<Event>()
-        let base = self.base
-        reader.channel.spawn { await pump(base, into: $0, wrap: Event.element, end: Event.ended) }
-        self.reader = reader
-      }
-      while let event = await reader!.next() {
-        switch event {
-        case .element(let element):
-          pending = element
-          restartTimer()
-        case .timer(let generation):
-          if generation == self.generation, let element = pending {
-            pending = nil
-            return element
+      let (base, interval, clock) = (self.base, self.interval, self.clock)
+      return try await reader.next(
+        start: {
+          let core = OperatorCore(Machine(interval: interval))
+          core.spawn { core in
+            await pump(
+              base, into: core, wrap: { .element($0, at: clock.now) }, end: { .ended($0) },
+              perform: { command, core in Self.perform(command, core: core, clock: clock) })
           }
-        case .ended(let error):
-          finished = true
-          reader?.channel.terminate()
-          // Only the upstream throws into the channel, and it throws `Failure`.
-          if let error { throw error as! Failure }
-          defer { pending = nil }
-          return pending
-        }
-      }
-      finished = true
-      return nil
+          return core
+        }, failure: Failure.self, isolation: actor)
     }
 
     @inlinable
-    mutating func restartTimer() {
-      generation &+= 1
-      if let timer { reader!.channel.cancelTask(timer) }
-      let (generation, clock) = (self.generation, self.clock)
-      let deadline = clock.now.advanced(by: interval)
-      timer = reader!.channel.spawn { channel in
-        do {
-          try await clock.sleep(until: deadline, tolerance: nil)
-          _ = await channel.send(.timer(generation: generation))
-        } catch {}
+    static func perform(_ command: Machine.Command, core: OperatorCore<Machine>, clock: C) {
+      guard case .startTimer(let deadline) = command else { return }
+      core.spawn { core in
+        var deadline = deadline
+        while true {
+          do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+          let delivery = core.deliver(.timerFired(at: clock.now))
+          guard delivery.open, case .rearm(let next)? = delivery.command else { return }
+          deadline = next
+        }
       }
     }
+  }
+}
+
+/// Debounce's decisions (STYLE §3). One timer at a time: while it runs, a
+/// newer element only moves the deadline, and the timer, when it wakes
+/// early, sleeps again until the new one.
+@usableFromInline
+struct DebounceStateMachine<Element: Sendable, Instant: InstantProtocol>: OperatorStateMachine {
+  @usableFromInline
+  enum Event: Sendable {
+    case element(Element, at: Instant)
+    case ended((any Error)?)
+    case timerFired(at: Instant)
+  }
+
+  @usableFromInline
+  enum Command {
+    /// No timer runs: start one that wakes at the deadline.
+    case startTimer(until: Instant)
+    /// The timer woke before the current deadline: sleep again until it.
+    case rearm(until: Instant)
+  }
+
+  @usableFromInline let interval: Instant.Duration
+  @usableFromInline var pending: (element: Element, deadline: Instant)?
+  @usableFromInline var timerRunning = false
+
+  @inlinable init(interval: Instant.Duration) { self.interval = interval }
+
+  @inlinable
+  mutating func handle(_ event: Event, output: inout OperatorOutput<Element>) -> Command? {
+    switch event {
+    case .element(let element, let now):
+      emitIfDue(at: now, into: &output)
+      pending = (element, now.advanced(by: interval))
+      guard !timerRunning else { return nil }
+      timerRunning = true
+      return .startTimer(until: now.advanced(by: interval))
+    case .timerFired(let now):
+      emitIfDue(at: now, into: &output)
+      if let pending { return .rearm(until: pending.deadline) }
+      timerRunning = false
+      return nil
+    case .ended(let error?):
+      pending = nil
+      output.fail(error)
+      return nil
+    case .ended(nil):
+      if let pending { output.emit(pending.element) }
+      pending = nil
+      output.finish()
+      return nil
+    }
+  }
+
+  @inlinable
+  mutating func emitIfDue(at now: Instant, into output: inout OperatorOutput<Element>) {
+    guard let pending, pending.deadline <= now else { return }
+    output.emit(pending.element)
+    self.pending = nil
   }
 }

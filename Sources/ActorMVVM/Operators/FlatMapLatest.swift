@@ -4,16 +4,24 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///
   /// - **Emits** the elements of the inner sequence made from the latest
   ///   outer element. A new outer element cancels the previous inner
-  ///   sequence; anything it produced that was not yet consumed is dropped
-  ///   (results carry a generation, so stale ones never surface).
+  ///   sequence; anything it delivers afterwards is dropped (inner elements
+  ///   carry a generation, so stale ones never surface). Elements the
+  ///   previous inner emitted before the switch are still delivered, in
+  ///   order, as in Rx.
   /// - **Finishes** when the outer sequence has finished and the current
   ///   inner sequence (if any) has finished.
   /// - **Errors:** the first error from the outer or the current inner
   ///   sequence is thrown; errors from superseded inners are dropped.
-  /// - **Cancellation:** cancelling the consumer, or dropping the iterator,
-  ///   cancels the outer and inner tasks.
-  /// - **Buffering:** outer and inner run in their own tasks, up to 128
-  ///   elements ahead of the consumer.
+  /// - **Cancellation:** cancelling the consuming task ends the sequence at
+  ///   its next `next()`; that, or dropping the iterator, cancels the outer
+  ///   and inner tasks.
+  /// - **After the end:** once it has returned nil or thrown, `next()`
+  ///   returns nil forever.
+  /// - **Buffering:** the outer and the current inner run in their own
+  ///   tasks; at most 128 elements wait for the consumer before they stop
+  ///   being pulled. Where the platform has `Task.immediate`, an inner
+  ///   sequence starts in the outer's task and runs there until it first
+  ///   suspends, so an inner that has its element ready costs no thread hop.
   @inlinable
   public func flatMapLatest<Inner: AsyncSequence & Sendable>(
     _ transform: @escaping @Sendable (Element) -> Inner
@@ -28,6 +36,7 @@ public struct AsyncFlatMapLatestSequence<Base: AsyncSequence & Sendable, Inner: 
 where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Failure {
   public typealias Element = Inner.Element
   public typealias Failure = Base.Failure
+  @usableFromInline typealias Machine = FlatMapLatestStateMachine<Base.Element, Inner.Element>
 
   @usableFromInline let base: Base
   @usableFromInline let transform: @Sendable (Base.Element) -> Inner
@@ -40,25 +49,13 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
   @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(base: base, transform: transform) }
 
-  @usableFromInline
-  enum Event: Sendable {
-    case outer(Base.Element)
-    case outerEnded((any Error)?)
-    case inner(Inner.Element, generation: UInt64)
-    case innerEnded((any Error)?, generation: UInt64)
-  }
-
   public struct Iterator: AsyncIteratorProtocol {
     public typealias Element = Inner.Element
     public typealias Failure = Base.Failure
 
     @usableFromInline let base: Base
     @usableFromInline let transform: @Sendable (Base.Element) -> Inner
-    @usableFromInline var reader: ChannelReader<Event>?
-    @usableFromInline var generation: UInt64 = 0
-    @usableFromInline var innerTask: UInt64?
-    @usableFromInline var innerActive = false
-    @usableFromInline var outerEnded = false
+    @usableFromInline var reader = OperatorReader<Machine>()
 
     @inlinable
     init(base: Base, transform: @escaping @Sendable (Base.Element) -> Inner) {
@@ -73,52 +70,79 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
 
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      if reader == nil {
-        let reader = ChannelReader<Event>()
-        let base = self.base
-        reader.channel.spawn { await pump(base, into: $0, wrap: Event.outer, end: Event.outerEnded) }
-        self.reader = reader
-      }
-      while let event = await reader!.next() {
-        switch event {
-        case .outer(let element):
-          switchInner(to: transform(element))
-        case .inner(let element, let generation):
-          if generation == self.generation { return element }
-        case .innerEnded(let error, let generation):
-          guard generation == self.generation else { continue }
-          if let error { return try finish(throwing: error) }
-          innerActive = false
-          if outerEnded { return try finish(throwing: nil) }
-        case .outerEnded(let error):
-          if let error { return try finish(throwing: error) }
-          outerEnded = true
-          if !innerActive { return try finish(throwing: nil) }
-        }
-      }
-      return nil
+      let (base, transform) = (self.base, self.transform)
+      return try await reader.next(
+        start: {
+          let core = OperatorCore(Machine())
+          core.spawn { core in
+            await pump(
+              base, into: core, wrap: { .outer($0) }, end: { .outerEnded($0) },
+              perform: { command, core in Self.perform(command, core: core, transform: transform) })
+          }
+          return core
+        }, failure: Failure.self, isolation: actor)
     }
 
     @inlinable
-    mutating func switchInner(to inner: Inner) {
-      generation &+= 1
-      if let innerTask { reader!.channel.cancelTask(innerTask) }
-      let generation = self.generation
-      innerActive = true
-      innerTask = reader!.channel.spawn { channel in
+    static func perform(
+      _ command: Machine.Command, core: OperatorCore<Machine>, transform: @Sendable (Base.Element) -> Inner
+    ) {
+      guard case .switchInner(let element, let generation) = command else { return }
+      let inner = transform(element)
+      core.spawn(replacing: true) { core in
         await pump(
-          inner, into: channel,
-          wrap: { .inner($0, generation: generation) },
-          end: { .innerEnded($0, generation: generation) })
+          inner, into: core, wrap: { .inner($0, generation: generation) },
+          end: { .innerEnded($0, generation: generation) }, perform: { _, _ in })
       }
     }
+  }
+}
 
-    @inlinable
-    func finish(throwing error: (any Error)?) throws(Failure) -> Element? {
-      reader?.channel.terminate()
-      // Only the upstreams throw into the channel, and they throw `Failure`.
-      if let error { throw error as! Failure }
-      return nil
+/// flatMapLatest's decisions (STYLE §3, §6): each inner run carries a
+/// generation, and only the current generation's events count.
+@usableFromInline
+struct FlatMapLatestStateMachine<Outer: Sendable, Element: Sendable>: OperatorStateMachine {
+  @usableFromInline
+  enum Event: Sendable {
+    case outer(Outer)
+    case outerEnded((any Error)?)
+    case inner(Element, generation: UInt64)
+    case innerEnded((any Error)?, generation: UInt64)
+  }
+
+  @usableFromInline
+  enum Command {
+    /// Cancel the current inner sequence and start the one made from this
+    /// outer element, stamped with this generation.
+    case switchInner(Outer, generation: UInt64)
+  }
+
+  @usableFromInline var generation: UInt64 = 0
+  @usableFromInline var innerActive = false
+  @usableFromInline var outerEnded = false
+
+  @inlinable init() {}
+
+  @inlinable
+  mutating func handle(_ event: Event, output: inout OperatorOutput<Element>) -> Command? {
+    switch event {
+    case .outer(let element):
+      generation &+= 1
+      innerActive = true
+      return .switchInner(element, generation: generation)
+    case .inner(let element, let generation):
+      if generation == self.generation { output.emit(element) }
+    case .innerEnded(let error, let generation):
+      guard generation == self.generation else { return nil }  // superseded
+      if let error { output.fail(error); return nil }
+      innerActive = false
+      if outerEnded { output.finish() }
+    case .outerEnded(let error?):
+      output.fail(error)
+    case .outerEnded(nil):
+      outerEnded = true
+      if !innerActive { output.finish() }
     }
+    return nil
   }
 }

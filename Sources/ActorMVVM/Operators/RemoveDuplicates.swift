@@ -1,6 +1,10 @@
 extension AsyncSequence {
   /// Skips elements equal to the one before them: Rx's `distinctUntilChanged`.
-  /// Finishes, throws and cancels exactly when `self` does; buffers one element.
+  ///
+  /// Runs in the consumer's task, pulling `self` directly: it finishes,
+  /// throws and cancels exactly when `self` does, and remembers one
+  /// element. After it has returned nil or thrown, `next()` returns nil
+  /// forever, whatever `self` would do.
   @inlinable
   public func removeDuplicates() -> AsyncRemoveDuplicatesSequence<Self> where Element: Equatable & Sendable {
     AsyncRemoveDuplicatesSequence(base: self, isDuplicate: { $0 == $1 })
@@ -37,6 +41,7 @@ public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence 
     @usableFromInline var base: Base.AsyncIterator
     @usableFromInline let isDuplicate: @Sendable (Element, Element) -> Bool
     @usableFromInline var last: Element?
+    @usableFromInline var done = false
 
     @inlinable init(
       base: Base.AsyncIterator, isDuplicate: @escaping @Sendable (Element, Element) -> Bool, last: Element? = nil
@@ -53,11 +58,18 @@ public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence 
 
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      while let element = try await base.next(isolation: actor) {
-        if let last, isDuplicate(last, element) { continue }
-        last = element
-        return element
+      guard !done else { return nil }
+      do {
+        while let element = try await base.next(isolation: actor) {
+          if let last, isDuplicate(last, element) { continue }
+          last = element
+          return element
+        }
+      } catch {
+        done = true
+        throw error
       }
+      done = true
       return nil
     }
   }

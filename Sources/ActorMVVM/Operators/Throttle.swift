@@ -1,55 +1,75 @@
-extension AsyncSequence {
-  /// Lets through at most one element per `interval`: the first element
-  /// passes, and later ones are dropped until `interval` has passed on
-  /// `clock` since the last one that passed (Rx's `throttle(latest: false)`).
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+  /// Emits at most one element per `interval` on `clock`: Rx's
+  /// `throttle(_:latest:scheduler:)`, with the same default (`latest: true`).
   ///
-  /// Reads `clock.now` only; starts no task and no timer. Finishes, throws
-  /// and cancels exactly when `self` does; buffers nothing.
+  /// - **Emits** the first element at once and opens a window of
+  ///   `interval`. With `latest: true`, the last element that arrived
+  ///   during the window is emitted when the window closes (opening the
+  ///   next one); with `latest: false`, elements that arrive during the
+  ///   window are dropped.
+  /// - **Timing:** elements are stamped with `clock.now` on arrival and
+  ///   windows are measured on `clock`, so what is emitted never depends on
+  ///   when the consumer pulls. A window that closes on the same instant as
+  ///   an arrival closes first.
+  /// - **Finishes** when `self` finishes; with `latest: true` and an element
+  ///   still held, after emitting it when its window closes (as Rx does).
+  /// - **Errors:** an upstream error is thrown at once; a held element is
+  ///   dropped.
+  /// - **Cancellation / after the end / buffering:** as
+  ///   ``debounce(for:clock:)``.
   @inlinable
   public func throttle<C: Clock>(
-    for interval: C.Duration, clock: C
+    for interval: C.Duration, clock: C, latest: Bool = true
   ) -> AsyncThrottleSequence<Self, C> {
-    AsyncThrottleSequence(base: self, interval: interval, clock: clock)
+    AsyncThrottleSequence(base: self, interval: interval, clock: clock, latest: latest)
   }
 
-  /// ``throttle(for:clock:)`` on the `ContinuousClock`.
+  /// ``throttle(for:clock:latest:)`` on the `ContinuousClock`.
   @inlinable
-  public func throttle(for interval: Duration) -> AsyncThrottleSequence<Self, ContinuousClock> {
-    throttle(for: interval, clock: ContinuousClock())
+  public func throttle(for interval: Duration, latest: Bool = true) -> AsyncThrottleSequence<Self, ContinuousClock> {
+    throttle(for: interval, clock: ContinuousClock(), latest: latest)
   }
 }
 
-/// The sequence returned by `throttle(for:clock:)`.
-public struct AsyncThrottleSequence<Base: AsyncSequence, C: Clock>: AsyncSequence {
+/// The sequence returned by `throttle(for:clock:latest:)`.
+public struct AsyncThrottleSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
+where Base.Element: Sendable {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
+  @usableFromInline typealias Machine = ThrottleStateMachine<Base.Element, C.Instant>
 
   @usableFromInline let base: Base
   @usableFromInline let interval: C.Duration
   @usableFromInline let clock: C
+  @usableFromInline let latest: Bool
 
-  @inlinable init(base: Base, interval: C.Duration, clock: C) {
+  @inlinable init(base: Base, interval: C.Duration, clock: C, latest: Bool) {
     self.base = base
     self.interval = interval
     self.clock = clock
+    self.latest = latest
   }
 
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(base: base.makeAsyncIterator(), interval: interval, clock: clock)
+    Iterator(base: base, interval: interval, clock: clock, latest: latest)
   }
 
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline var base: Base.AsyncIterator
+    public typealias Element = Base.Element
+    public typealias Failure = Base.Failure
+
+    @usableFromInline let base: Base
     @usableFromInline let interval: C.Duration
     @usableFromInline let clock: C
-    @usableFromInline var lastPassed: C.Instant?
+    @usableFromInline let latest: Bool
+    @usableFromInline var reader = OperatorReader<Machine>()
 
-    @inlinable init(base: Base.AsyncIterator, interval: C.Duration, clock: C, lastPassed: C.Instant? = nil) {
+    @inlinable init(base: Base, interval: C.Duration, clock: C, latest: Bool) {
       self.base = base
       self.interval = interval
       self.clock = clock
-      self.lastPassed = lastPassed
+      self.latest = latest
     }
 
     @inlinable
@@ -59,15 +79,109 @@ public struct AsyncThrottleSequence<Base: AsyncSequence, C: Clock>: AsyncSequenc
 
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      while let element = try await base.next(isolation: actor) {
-        let now = clock.now
-        if let lastPassed, lastPassed.duration(to: now) < interval { continue }
-        lastPassed = now
-        return element
+      let (base, interval, clock, latest) = (self.base, self.interval, self.clock, self.latest)
+      return try await reader.next(
+        start: {
+          let core = OperatorCore(Machine(interval: interval, latest: latest))
+          core.spawn { core in
+            await pump(
+              base, into: core, wrap: { .element($0, at: clock.now) }, end: { .ended($0) },
+              perform: { command, core in Self.perform(command, core: core, clock: clock) })
+          }
+          return core
+        }, failure: Failure.self, isolation: actor)
+    }
+
+    @inlinable
+    static func perform(_ command: Machine.Command, core: OperatorCore<Machine>, clock: C) {
+      guard case .startTimer(let deadline) = command else { return }
+      core.spawn { core in
+        var deadline = deadline
+        while true {
+          do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+          let delivery = core.deliver(.timerFired(at: clock.now))
+          guard delivery.open, case .rearm(let next)? = delivery.command else { return }
+          deadline = next
+        }
       }
-      return nil
     }
   }
 }
 
-extension AsyncThrottleSequence: Sendable where Base: Sendable, C: Sendable {}
+/// Throttle's decisions (STYLE §3), after RxSwift's `Throttle`: a window
+/// opens at each emission; a held element (latest mode) is emitted when
+/// the window closes, at the instant it closes.
+@usableFromInline
+struct ThrottleStateMachine<Element: Sendable, Instant: InstantProtocol>: OperatorStateMachine {
+  @usableFromInline
+  enum Event: Sendable {
+    case element(Element, at: Instant)
+    case ended((any Error)?)
+    case timerFired(at: Instant)
+  }
+
+  @usableFromInline
+  enum Command {
+    case startTimer(until: Instant)
+    case rearm(until: Instant)
+  }
+
+  @usableFromInline let interval: Instant.Duration
+  @usableFromInline let latest: Bool
+  /// When the last emission happened: the current window is
+  /// `lastEmitted ..< lastEmitted + interval`.
+  @usableFromInline var lastEmitted: Instant?
+  @usableFromInline var held: Element?
+  @usableFromInline var timerRunning = false
+  /// The upstream finished while an element was held: finish after it.
+  @usableFromInline var finishing = false
+
+  @inlinable init(interval: Instant.Duration, latest: Bool) {
+    self.interval = interval
+    self.latest = latest
+  }
+
+  @inlinable
+  mutating func handle(_ event: Event, output: inout OperatorOutput<Element>) -> Command? {
+    switch event {
+    case .element(let element, let now):
+      emitHeldIfDue(at: now, into: &output)
+      if let lastEmitted, now < lastEmitted.advanced(by: interval) {
+        guard latest else { return nil }  // inside the window: dropped
+        held = element
+        guard !timerRunning else { return nil }
+        timerRunning = true
+        return .startTimer(until: lastEmitted.advanced(by: interval))
+      }
+      output.emit(element)
+      lastEmitted = now
+      return nil
+    case .timerFired(let now):
+      emitHeldIfDue(at: now, into: &output)
+      if held != nil, let lastEmitted { return .rearm(until: lastEmitted.advanced(by: interval)) }
+      timerRunning = false
+      if finishing { output.finish() }
+      return nil
+    case .ended(let error?):
+      held = nil
+      output.fail(error)
+      return nil
+    case .ended(nil):
+      if held != nil { finishing = true } else { output.finish() }
+      return nil
+    }
+  }
+
+  /// Emits the held element if its window has closed by `now`; the
+  /// emission happens at the closing instant, which opens the next window.
+  @inlinable
+  mutating func emitHeldIfDue(at now: Instant, into output: inout OperatorOutput<Element>) {
+    guard let element = held, let lastEmitted else { return }
+    let closes = lastEmitted.advanced(by: interval)
+    guard closes <= now else { return }
+    output.emit(element)
+    held = nil
+    self.lastEmitted = closes
+    if finishing { output.finish() }
+  }
+}

@@ -4,12 +4,18 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///
   /// - **Emits** `(element, latestOther)` for each element of `self` that
   ///   arrives after `other` has produced; earlier elements are dropped.
+  /// - **Start:** like Rx, which subscribes to `other` first, a `other`
+  ///   that has a current element (a ``ReplayingAsyncSequence``: a
+  ///   ``StateRelay``'s ``StateRelay/values``, or ``combineLatest(_:_:)`` of
+  ///   them) supplies it before any element of `self` is handled, so no
+  ///   early element is dropped for want of it. Any other `other` is
+  ///   iterated in its own task, and elements of `self` that arrive before
+  ///   its first element are dropped.
   /// - **Finishes** when `self` finishes (`other` finishing only freezes its
   ///   latest element).
   /// - **Errors:** the first error from either sequence is thrown.
-  /// - **Cancellation / buffering:** as ``combineLatest(_:_:)``: both run in
-  ///   their own tasks, up to 128 elements ahead, cancelled when the consumer
-  ///   is cancelled or drops the iterator.
+  /// - **Cancellation / after the end / buffering:** as
+  ///   ``combineLatest(_:_:)``.
   @inlinable
   public func withLatestFrom<Other: AsyncSequence & Sendable>(
     _ other: Other
@@ -24,6 +30,7 @@ public struct AsyncWithLatestFromSequence<Base: AsyncSequence & Sendable, Other:
 where Base.Element: Sendable, Other.Element: Sendable, Base.Failure == Other.Failure {
   public typealias Element = (Base.Element, Other.Element)
   public typealias Failure = Base.Failure
+  @usableFromInline typealias Machine = WithLatestFromStateMachine<Base.Element, Other.Element>
 
   @usableFromInline let base: Base
   @usableFromInline let other: Other
@@ -36,22 +43,13 @@ where Base.Element: Sendable, Other.Element: Sendable, Base.Failure == Other.Fai
   @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(base: base, other: other) }
 
-  @usableFromInline
-  enum Event: Sendable {
-    case base(Base.Element)
-    case other(Other.Element)
-    case baseEnded((any Error)?)
-    case otherEnded((any Error)?)
-  }
-
   public struct Iterator: AsyncIteratorProtocol {
     public typealias Element = (Base.Element, Other.Element)
     public typealias Failure = Base.Failure
 
     @usableFromInline let base: Base
     @usableFromInline let other: Other
-    @usableFromInline var reader: ChannelReader<Event>?
-    @usableFromInline var latest: Other.Element?
+    @usableFromInline var reader = OperatorReader<Machine>()
 
     @inlinable
     init(base: Base, other: Other) {
@@ -66,29 +64,59 @@ where Base.Element: Sendable, Other.Element: Sendable, Base.Failure == Other.Fai
 
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      if reader == nil {
-        let reader = ChannelReader<Event>()
-        let (base, other) = (self.base, self.other)
-        reader.channel.spawn { await pump(base, into: $0, wrap: Event.base, end: Event.baseEnded) }
-        reader.channel.spawn { await pump(other, into: $0, wrap: Event.other, end: Event.otherEnded) }
-        self.reader = reader
-      }
-      while let event = await reader!.next() {
-        switch event {
-        case .base(let element):
-          if let latest { return (element, latest) }
-        case .other(let element):
-          latest = element
-        case .otherEnded(nil):
-          continue
-        case .baseEnded(let error), .otherEnded(let error):
-          reader?.channel.terminate()
-          // Only the upstreams throw into the channel, and they throw `Failure`.
-          if let error { throw error as! Failure }
-          return nil
-        }
-      }
-      return nil
+      let (base, other) = (self.base, self.other)
+      return try await reader.next(
+        start: {
+          let seed = (other as? any ReplayingAsyncSequence).flatMap { Self.current(of: $0) }
+          let core = OperatorCore(Machine(latest: seed))
+          core.spawn { core in
+            await pump(other, into: core, wrap: { .other($0) }, end: { .otherEnded($0) }, perform: { _, _ in })
+          }
+          core.spawn { core in
+            await pump(base, into: core, wrap: { .base($0) }, end: { .baseEnded($0) }, perform: { _, _ in })
+          }
+          return core
+        }, failure: Failure.self, isolation: actor)
     }
+
+    @inlinable
+    static func current<Replaying: ReplayingAsyncSequence>(of other: Replaying) -> Other.Element? {
+      other.currentElement as? Other.Element
+    }
+  }
+}
+
+/// withLatestFrom's decisions (STYLE §3), after RxSwift's `WithLatestFrom`.
+@usableFromInline
+struct WithLatestFromStateMachine<Base: Sendable, Other: Sendable>: OperatorStateMachine {
+  @usableFromInline
+  enum Event: Sendable {
+    case base(Base)
+    case other(Other)
+    case baseEnded((any Error)?)
+    case otherEnded((any Error)?)
+  }
+
+  @usableFromInline typealias Command = Never
+
+  @usableFromInline var latest: Other?
+
+  @inlinable init(latest: Other?) { self.latest = latest }
+
+  @inlinable
+  mutating func handle(_ event: Event, output: inout OperatorOutput<(Base, Other)>) -> Never? {
+    switch event {
+    case .base(let element):
+      if let latest { output.emit((element, latest)) }
+    case .other(let element):
+      latest = element
+    case .otherEnded(nil):
+      break  // its latest element stays
+    case .baseEnded(nil):
+      output.finish()
+    case .baseEnded(let error?), .otherEnded(let error?):
+      output.fail(error)
+    }
+    return nil
   }
 }

@@ -10,35 +10,40 @@
 ///   grows until it catches up; it drains its whole backlog in one lock
 ///   acquisition per wake-up, so catching up is cheap.
 /// - **Termination:** a subscription ends after ``finish()`` once it has
-///   drained what was accepted before, when the consuming task is cancelled
-///   (buffered events are dropped), or when its sequence or iterator is
-///   dropped. Each ending unregisters the subscriber.
+///   drained what was accepted before; when the consuming task is
+///   cancelled, at its next `next()` even with a backlog (which is
+///   dropped); or when its sequence or iterator is dropped. Each ending
+///   unregisters the subscriber, and after it `next()` returns nil forever.
+/// - **One consumer per subscription:** ``values`` can be iterated once
+///   (a second `makeAsyncIterator()` traps with a message); read `values`
+///   again for another subscriber.
 /// - **Concurrency:** `Sendable`; ``accept(_:)`` never suspends and may be
 ///   called from anywhere.
 ///
 /// ``values`` is the relay's own sequence (fastest); ``stream`` is the same
 /// subscription as an `AsyncStream`. Both register when the property is read.
 public final class EventRelay<Value: Sendable>: Sendable {
+  /// A subscriber's backlog: lossless delivery.
   @usableFromInline
-  struct Slot {
-    @usableFromInline let id: UInt64
-    @usableFromInline var buffer: [Value] = []
-    @usableFromInline var waiter: UnsafeContinuation<Void, Never>?
-    @usableFromInline var cancelled = false
+  enum Policy: SubscriberPolicy {
+    @usableFromInline typealias Shared = Void
+    @usableFromInline typealias Payload = [Value]
+    @usableFromInline typealias Delivery = [Value]
 
-    @inlinable init(id: UInt64) { self.id = id }
+    @inlinable @inline(__always)
+    static func take(_ shared: Void, _ backlog: inout [Value], into items: inout [Value]) -> Bool {
+      guard !backlog.isEmpty else { return false }
+      swap(&backlog, &items)
+      return true
+    }
+
+    @inlinable @inline(__always)
+    static func hasPending(_ shared: Void, _ backlog: [Value]) -> Bool { !backlog.isEmpty }
   }
 
-  @usableFromInline
-  struct Storage {
-    @usableFromInline var finished = false
-    @usableFromInline var nextID: UInt64 = 0
-    @usableFromInline var table = SlotTable<Slot>()
+  @usableFromInline typealias Subscription = Subscriber<Policy>
 
-    @inlinable init() {}
-  }
-
-  @usableFromInline let storage = Locked(Storage())
+  @usableFromInline let storage = Locked(SubscriberTable<Policy>(shared: ()))
   @usableFromInline let counters: LifetimeCounters
 
   /// Creates a relay with no subscribers.
@@ -54,23 +59,15 @@ public final class EventRelay<Value: Sendable>: Sendable {
 
   /// Subscribers registered right now.
   @inlinable
-  public var subscriberCount: Int { storage.withLock { $0.table.count } }
+  public var subscriberCount: Int { storage.withLock { $0.slots.count } }
 
   /// Delivers `event` to every current subscriber. Ignored after
   /// ``finish()``. Never suspends.
   @inlinable
   public func accept(_ event: Value) {
-    let waiters = storage.withLock { state -> Wakeups<Void> in
-      guard !state.finished else { return Wakeups() }
-      var waiters = Wakeups<Void>()
-      state.table.forEach { slot in
-        slot.buffer.append(event)
-        if let waiter = slot.waiter {
-          slot.waiter = nil
-          waiters.append(waiter)
-        }
-      }
-      return waiters
+    let waiters = storage.withLock { table -> Wakeups<Void> in
+      guard !table.finished else { return Wakeups() }
+      return table.wakeAll { $0.append(event) }
     }
     waiters.resume(returning: ())
   }
@@ -78,33 +75,27 @@ public final class EventRelay<Value: Sendable>: Sendable {
   /// Ends every subscription after it drains its backlog. Idempotent.
   @inlinable
   public func finish() {
-    let waiters = storage.withLock { state -> Wakeups<Void> in
-      guard !state.finished else { return Wakeups() }
-      state.finished = true
-      var waiters = Wakeups<Void>()
-      state.table.forEach { slot in
-        if let waiter = slot.waiter {
-          slot.waiter = nil
-          waiters.append(waiter)
-        }
-      }
-      return waiters
+    let waiters = storage.withLock { table -> Wakeups<Void> in
+      guard !table.finished else { return Wakeups() }
+      table.finished = true
+      return table.wakeAll { _ in }
     }
     waiters.resume(returning: ())
   }
 
   /// A new subscription as this relay's own sequence. Registered now.
   @inlinable
-  public var values: Values { Values(subscription: Subscription(relay: self)) }
+  public var values: Values { Values(subscription: Subscription(storage: storage, counters: counters, payload: [])) }
 
   /// A new subscription as an `AsyncStream`. Registered now.
   @inlinable
   public var stream: AsyncStream<Value> {
-    let cursor = StreamCursor(subscription: Subscription(relay: self))
+    let cursor = StreamCursor(subscription: Subscription(storage: storage, counters: counters, payload: []))
     return AsyncStream(unfolding: { await cursor.next() })
   }
 
-  /// This relay's own sequence; see ``EventRelay`` for its contract.
+  /// This relay's own sequence: one subscription, iterated once; see
+  /// ``EventRelay`` for its contract.
   public struct Values: AsyncSequence, Sendable {
     public typealias Element = Value
     public typealias Failure = Never
@@ -112,8 +103,12 @@ public final class EventRelay<Value: Sendable>: Sendable {
 
     @inlinable init(subscription: Subscription) { self.subscription = subscription }
 
+    /// Makes the one iterator of this subscription; a second call traps.
     @inlinable
-    public func makeAsyncIterator() -> Iterator { Iterator(subscription: subscription) }
+    public func makeAsyncIterator() -> Iterator {
+      subscription.claimIterator("EventRelay.Values")
+      return Iterator(subscription: subscription)
+    }
 
     public struct Iterator: AsyncIteratorProtocol {
       public typealias Element = Value
@@ -128,9 +123,14 @@ public final class EventRelay<Value: Sendable>: Sendable {
 
       @inlinable
       public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
+        if Task.isCancelled {
+          subscription.end()
+          batch = Batch()
+          return nil
+        }
         if let event = batch.pop() { return event }
         batch.reset()
-        guard await subscription.refill(&batch.items, isolation: actor) else { return nil }
+        guard await subscription.next(into: &batch.items, isolation: actor) else { return nil }
         return batch.pop()
       }
     }
@@ -147,96 +147,17 @@ public final class EventRelay<Value: Sendable>: Sendable {
 
     @inlinable
     func next() async -> Value? {
+      if Task.isCancelled {
+        subscription.end()
+        return nil
+      }
       if let event = batch.withLock({ $0.pop() }) { return event }
       var items = batch.withLock { $0.takeStorage() }
-      guard await subscription.refill(&items, isolation: nil) else { return nil }
+      guard await subscription.next(into: &items, isolation: nil) else { return nil }
       return batch.withLock { batch in
         batch.items = items
         return batch.pop()
       }
-    }
-  }
-
-  /// One registered subscriber. Unregisters when it ends or is released.
-  @usableFromInline
-  final class Subscription: Sendable {
-    @usableFromInline let relay: EventRelay
-    @usableFromInline let index: Int
-    @usableFromInline let id: UInt64
-
-    @inlinable init(relay: EventRelay) {
-      self.relay = relay
-      (index, id) = relay.storage.withLock { state in
-        state.nextID &+= 1
-        let id = state.nextID
-        return (state.table.insert(Slot(id: id)), id)
-      }
-      relay.counters.subscriptionCount.increment()
-    }
-
-    deinit { end() }
-
-    @usableFromInline enum Poll { case filled, end, wait }
-
-    @inlinable func poll(_ state: inout Storage, into items: inout [Value]) -> Poll {
-      guard let slot = state.table[index], slot.id == id else { return .end }
-      if slot.cancelled { return .end }
-      if !slot.buffer.isEmpty {
-        swap(&state.table[index]!.buffer, &items)
-        return .filled
-      }
-      return state.finished ? .end : .wait
-    }
-
-    /// Swaps this subscriber's backlog into `items` (which must be empty),
-    /// waiting for one if there is none. Returns false when the
-    /// subscription has ended.
-    @inlinable
-    func refill(_ items: inout [Value], isolation actor: isolated (any Actor)?) async -> Bool {
-      while true {
-        switch relay.storage.withLock({ poll(&$0, into: &items) }) {
-        case .filled: return true
-        case .end:
-          end()
-          return false
-        case .wait: break
-        }
-        if Task.isCancelled {
-          end()
-          return false
-        }
-        await withTaskCancellationHandler {
-          await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Void, Never>) in
-            let parked = relay.storage.withLock { state -> Bool in
-              guard let slot = state.table[index], slot.id == id, !slot.cancelled,
-                slot.buffer.isEmpty, !state.finished
-              else { return false }
-              state.table[index]!.waiter = continuation
-              return true
-            }
-            if !parked { continuation.resume() }
-          }
-        } onCancel: {
-          let waiter = relay.storage.withLock { state -> UnsafeContinuation<Void, Never>? in
-            guard state.table[index]?.id == id else { return nil }
-            state.table[index]!.cancelled = true
-            defer { state.table[index]!.waiter = nil }
-            return state.table[index]!.waiter
-          }
-          waiter?.resume()
-        }
-      }
-    }
-
-    /// Unregisters this subscriber, exactly once.
-    @inlinable
-    func end() {
-      let removed = relay.storage.withLock { state -> Bool in
-        guard state.table[index]?.id == id else { return false }
-        state.table.remove(at: index)
-        return true
-      }
-      if removed { relay.counters.subscriptionCount.decrement() }
     }
   }
 }

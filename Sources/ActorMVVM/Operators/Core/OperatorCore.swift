@@ -1,0 +1,346 @@
+/// The storage half of every multi-task operator (STYLE §3): one lock
+/// around the operator's state machine and its output, the consumer's
+/// parking place, and the tasks that feed it (upstream pumps, inner
+/// sequences, timers).
+///
+/// - **Arrival order.** Every event is handled the moment it is delivered,
+///   under the lock, whether or not the consumer is waiting; the consumer
+///   drains what was emitted, a batch at a time.
+/// - **Backpressure.** Once `capacity` elements wait for the consumer, a
+///   pump stops pulling its upstream until the consumer drains them. Time
+///   operators are exact while the consumer is fewer than `capacity`
+///   elements behind.
+/// - **Termination.** When the machine ends the operator, or the consumer
+///   is cancelled or drops its iterator, every task is cancelled and every
+///   parked producer released; nothing is delivered after that.
+/// - **Tests.** A `Quiescence` probe installed by the test harness is
+///   read at creation and told about every task started, parked and woken.
+@usableFromInline
+final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
+  @usableFromInline typealias Element = Machine.Element
+
+  @usableFromInline
+  struct State {
+    @usableFromInline var machine: Machine
+    @usableFromInline var output = OperatorOutput<Element>()
+    @usableFromInline var consumer: UnsafeContinuation<Void, Never>?
+    @usableFromInline var blocked: [UnsafeContinuation<Bool, Never>] = []
+    @usableFromInline var tasks: [UInt64: Feeder] = [:]
+    @usableFromInline var nextTaskID: UInt64 = 0
+    /// The task in the replaceable slot (flatMapLatest's current inner).
+    @usableFromInline var slot: UInt64?
+    /// Set once the operator is over for its producers: ended by the
+    /// machine, or abandoned by the consumer.
+    @usableFromInline var closed = false
+
+    @inlinable init(machine: Machine) { self.machine = machine }
+  }
+
+  /// A feeding task: reserved while `spawn` creates it, then running.
+  @usableFromInline
+  enum Feeder {
+    case reserved
+    case running(Task<Void, Never>)
+  }
+
+  /// What a delivery did.
+  @usableFromInline
+  struct Delivery {
+    @usableFromInline let command: Machine.Command?
+    /// False once the operator is over: the producer should stop.
+    @usableFromInline let open: Bool
+
+    @inlinable init(command: Machine.Command?, open: Bool) {
+      self.command = command
+      self.open = open
+    }
+  }
+
+  /// What the consumer found.
+  @usableFromInline
+  enum Receipt {
+    case elements
+    case finished
+    case failed(any Error)
+  }
+
+  @usableFromInline let state: Locked<State>
+  @usableFromInline let capacity: Int
+  @usableFromInline let probe: Quiescence?
+
+  @inlinable
+  init(_ machine: Machine, capacity: Int = 128) {
+    state = Locked(State(machine: machine))
+    self.capacity = capacity
+    probe = Quiescence.current
+  }
+
+  // MARK: Producers
+
+  /// Starts a feeding task, unless the operator is over. With `replacing`,
+  /// the task takes the operator's one replaceable slot and cancels the
+  /// task that held it (a superseded inner sequence).
+  ///
+  /// Where the platform has `Task.immediate`, the task starts running in
+  /// the caller until it first suspends: a timer is asleep on its clock,
+  /// and an inner sequence that has its element ready has delivered it,
+  /// before `spawn` returns, with no thread hop.
+  @inlinable
+  func spawn(replacing: Bool = false, _ body: @escaping @Sendable (OperatorCore) async -> Void) {
+    let reserved = state.withLock { state -> (id: UInt64, replaced: Task<Void, Never>?)? in
+      guard !state.closed else { return nil }
+      state.nextTaskID &+= 1
+      let id = state.nextTaskID
+      state.tasks[id] = .reserved
+      var replaced: Task<Void, Never>?
+      if replacing {
+        if let old = state.slot, case .running(let task)? = state.tasks.removeValue(forKey: old) { replaced = task }
+        state.slot = id
+      }
+      return (id, replaced)
+    }
+    guard let (id, replaced) = reserved else { return }
+    replaced?.cancel()
+    probe?.busy()
+    let operation: @Sendable () async -> Void = {
+      await body(self)
+      self.state.withLock { state in
+        state.tasks.removeValue(forKey: id)
+        if state.slot == id { state.slot = nil }
+      }
+      self.probe?.idle()
+    }
+    let task: Task<Void, Never>
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      task = Task.immediate(operation: operation)
+    } else {
+      task = Task(operation: operation)
+    }
+    // Register the handle, unless the task has already ended (it ran to
+    // completion inline) or the operator closed meanwhile.
+    let cancel = state.withLock { state -> Bool in
+      guard case .reserved? = state.tasks[id] else { return false }
+      if state.closed {
+        state.tasks.removeValue(forKey: id)
+        return true
+      }
+      state.tasks[id] = .running(task)
+      return false
+    }
+    if cancel { task.cancel() }
+  }
+
+  /// Hands `event` to the machine now and wakes the consumer if the machine
+  /// emitted or ended. The caller performs the returned command.
+  @inlinable
+  func deliver(_ event: Machine.Event) -> Delivery {
+    var ended: [Task<Void, Never>] = []
+    let (delivery, consumer) = state.withLock { state -> (Delivery, UnsafeContinuation<Void, Never>?) in
+      guard !state.closed else { return (Delivery(command: nil, open: false), nil) }
+      let command = state.machine.handle(event, output: &state.output)
+      if state.output.end != nil {
+        state.closed = true
+        ended = state.tasks.values.compactMap(\.task)
+        state.tasks = [:]
+      }
+      guard !state.output.elements.isEmpty || state.output.end != nil else {
+        return (Delivery(command: command, open: true), nil)
+      }
+      defer { state.consumer = nil }
+      return (Delivery(command: command, open: !state.closed), state.consumer)
+    }
+    if let consumer {
+      probe?.busy()
+      consumer.resume()
+    }
+    // The machine has ended: the feeding tasks (the caller's included) stop.
+    for task in ended { task.cancel() }
+    return delivery
+  }
+
+  /// Waits while `capacity` elements are waiting for the consumer. Returns
+  /// false once the operator is over.
+  @inlinable
+  func waitForRoom() async -> Bool {
+    let full = state.withLock { state -> Bool? in
+      if state.closed { return nil }
+      return state.output.elements.count >= capacity
+    }
+    guard let full else { return false }
+    guard full else { return true }
+    return await withUnsafeContinuation { (producer: UnsafeContinuation<Bool, Never>) in
+      let outcome = state.withLock { state -> Bool? in
+        if state.closed { return false }
+        if state.output.elements.count < capacity { return true }
+        state.blocked.append(producer)
+        return nil
+      }
+      if let outcome { producer.resume(returning: outcome) } else { probe?.idle() }
+    }
+  }
+
+  // MARK: Consumer
+
+  /// Swaps the emitted elements into `batch` (which must be empty), parking
+  /// until there are some or the operator has ended.
+  @inlinable
+  func receive(into batch: inout [Element], isolation actor: isolated (any Actor)? = #isolation) async -> Receipt {
+    while true {
+      let (receipt, released) = state.withLock { state -> (Receipt?, [UnsafeContinuation<Bool, Never>]) in
+        if !state.output.elements.isEmpty {
+          swap(&state.output.elements, &batch)
+          defer { state.blocked = [] }
+          return (.elements, state.blocked)
+        }
+        switch state.output.end {
+        case .finished?: return (.finished, [])
+        case .failed(let error)?: return (.failed(error), [])
+        case nil: return (nil, [])
+        }
+      }
+      for producer in released {
+        probe?.busy()
+        producer.resume(returning: true)
+      }
+      if let receipt { return receipt }
+      await withUnsafeContinuation(isolation: actor) { (consumer: UnsafeContinuation<Void, Never>) in
+        let ready = state.withLock { state -> Bool in
+          if !state.output.elements.isEmpty || state.output.end != nil || state.closed { return true }
+          state.consumer = consumer
+          return false
+        }
+        if ready { consumer.resume() } else { probe?.idle() }
+      }
+      if state.withLock({ $0.closed && $0.output.end == nil && $0.output.elements.isEmpty }) {
+        return .finished  // terminated by the consumer's own cancellation
+      }
+    }
+  }
+
+  /// The consumer is gone (cancelled, or dropped its iterator): cancels
+  /// every feeding task and releases every parked producer. Idempotent.
+  @inlinable
+  func terminate() {
+    let (tasks, blocked, consumer) = state.withLock { state in
+      state.closed = true
+      defer {
+        state.tasks = [:]
+        state.blocked = []
+        state.consumer = nil
+        state.output.elements = []
+      }
+      return (state.tasks.values.compactMap(\.task), state.blocked, state.consumer)
+    }
+    for task in tasks { task.cancel() }
+    for producer in blocked {
+      probe?.busy()
+      producer.resume(returning: false)
+    }
+    if let consumer {
+      probe?.busy()
+      consumer.resume()
+    }
+  }
+}
+
+extension OperatorCore.Feeder {
+  @inlinable var task: Task<Void, Never>? {
+    if case .running(let task) = self { task } else { nil }
+  }
+}
+
+/// Holds an operator's core for as long as its iterator lives: dropping the
+/// iterator terminates the operator, cancelling its tasks.
+@usableFromInline
+final class OperatorLifetime<Machine: OperatorStateMachine>: Sendable {
+  @usableFromInline let core: OperatorCore<Machine>
+  @inlinable init(_ core: OperatorCore<Machine>) { self.core = core }
+  deinit { core.terminate() }
+}
+
+/// The consumer's side of an operator: its drained batch and the terminal
+/// state every operator shares. After the operator finishes, throws, or
+/// the consumer is cancelled, `next()` returns nil forever.
+@usableFromInline
+struct OperatorReader<Machine: OperatorStateMachine> {
+  @usableFromInline enum Phase { case initial, running, done }
+
+  @usableFromInline var lifetime: OperatorLifetime<Machine>?
+  @usableFromInline var batch = Batch<Machine.Element>()
+  @usableFromInline var phase = Phase.initial
+
+  @inlinable init() {}
+
+  /// Starts the operator on the first call: creates the core and lets
+  /// `start` spawn its feeding tasks.
+  @inlinable
+  mutating func next<Failure: Error>(
+    start: () -> OperatorCore<Machine>,
+    failure: Failure.Type,
+    isolation actor: isolated (any Actor)? = #isolation
+  ) async throws(Failure) -> Machine.Element? {
+    switch phase {
+    case .done: return nil
+    case .initial:
+      lifetime = OperatorLifetime(start())
+      phase = .running
+    case .running: break
+    }
+    let core = lifetime.unsafelyUnwrapped.core
+    if Task.isCancelled { return end() }
+    if let element = batch.pop() { return element }
+    batch.reset()
+    let receipt = await withTaskCancellationHandler(
+      operation: { await core.receive(into: &batch.items, isolation: actor) },
+      onCancel: { core.terminate() },
+      isolation: actor)
+    switch receipt {
+    case .elements:
+      if Task.isCancelled { return end() }
+      return batch.pop()
+    case .finished:
+      return end()
+    case .failed(let error):
+      _ = end()
+      // Only upstreams fail the machine, and they throw `Failure`.
+      throw error as! Failure
+    }
+  }
+
+  @inlinable
+  mutating func end() -> Machine.Element? {
+    phase = .done
+    lifetime?.core.terminate()
+    lifetime = nil
+    batch = Batch()
+    return nil
+  }
+}
+
+/// Iterates `upstream` in the calling task (one of the core's feeding
+/// tasks), delivering each element through `wrap` and then its end or
+/// error through `end`; performs each returned command with `perform`.
+@inlinable
+func pump<Upstream: AsyncSequence, Machine: OperatorStateMachine>(
+  _ upstream: Upstream,
+  into core: OperatorCore<Machine>,
+  wrap: (Upstream.Element) -> Machine.Event,
+  end: (_ error: (any Error)?) -> Machine.Event,
+  perform: (Machine.Command, OperatorCore<Machine>) -> Void
+) async {
+  var iterator = upstream.makeAsyncIterator()
+  do {
+    while let element = try await iterator.next() {
+      let delivery = core.deliver(wrap(element))
+      if let command = delivery.command { perform(command, core) }
+      guard delivery.open, await core.waitForRoom() else { return }
+    }
+    if Task.isCancelled { return }  // a cancelled upstream's nil is not its end
+    let delivery = core.deliver(end(nil))
+    if let command = delivery.command { perform(command, core) }
+  } catch {
+    if Task.isCancelled { return }
+    let delivery = core.deliver(end(error))
+    if let command = delivery.command { perform(command, core) }
+  }
+}

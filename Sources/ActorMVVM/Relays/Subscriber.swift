@@ -1,0 +1,176 @@
+import Synchronization
+
+/// What a relay keeps for each subscriber, and how a subscriber takes what
+/// it has not seen yet: the one difference between ``StateRelay``
+/// (a version number: conflation) and ``EventRelay`` (a backlog: lossless).
+/// Everything else about subscribing, parking, waking, cancelling and
+/// unregistering is ``Subscriber``, written once.
+@usableFromInline
+protocol SubscriberPolicy: SendableMetatype {
+  /// State shared by every subscriber of one relay (the current value).
+  associatedtype Shared
+  /// State of one subscriber (what it has seen, or its backlog).
+  associatedtype Payload
+  /// What one `next` hands the consumer.
+  associatedtype Delivery
+
+  /// Under the relay's lock: moves what this subscriber has not seen into
+  /// `delivery` and returns true, or returns false if there is nothing.
+  static func take(_ shared: Shared, _ payload: inout Payload, into delivery: inout Delivery) -> Bool
+
+  /// Under the relay's lock: whether ``take(_:_:into:)`` would deliver.
+  static func hasPending(_ shared: Shared, _ payload: Payload) -> Bool
+}
+
+/// One subscriber's slot in a relay's table.
+@usableFromInline
+struct SubscriberSlot<Payload> {
+  @usableFromInline let id: UInt64
+  @usableFromInline var payload: Payload
+  @usableFromInline var waiter: UnsafeContinuation<Void, Never>?
+  @usableFromInline var cancelled = false
+
+  @inlinable init(id: UInt64, payload: Payload) {
+    self.id = id
+    self.payload = payload
+  }
+}
+
+/// A relay's state: its shared value, whether it has finished, and its
+/// subscribers. Lives inside the relay's ``Locked``.
+@usableFromInline
+struct SubscriberTable<Policy: SubscriberPolicy> {
+  @usableFromInline var shared: Policy.Shared
+  @usableFromInline var finished = false
+  @usableFromInline var nextID: UInt64 = 0
+  @usableFromInline var slots = SlotTable<SubscriberSlot<Policy.Payload>>()
+
+  @inlinable init(shared: Policy.Shared) { self.shared = shared }
+
+  /// Applies `update` to every subscriber and collects the parked ones, to
+  /// be resumed once the lock is released.
+  @inlinable @inline(__always)
+  mutating func wakeAll(_ update: (inout Policy.Payload) -> Void) -> Wakeups<Void> {
+    var waiters = Wakeups<Void>()
+    slots.forEach { slot in
+      update(&slot.payload)
+      if let waiter = slot.waiter {
+        slot.waiter = nil
+        waiters.append(waiter)
+      }
+    }
+    return waiters
+  }
+}
+
+/// One registered subscriber of a relay: the code both relays share.
+///
+/// - Registered when created; unregistered exactly once, when it ends (the
+///   relay finished and it has taken everything, its task was cancelled,
+///   or it was released).
+/// - **Cancellation** is checked at every ``next(into:isolation:)``, not only
+///   when it would park: a cancelled consumer stops at its next call even
+///   with a backlog, and a parked one is woken at once.
+/// - **One consumer.** A subscriber is iterated by one task at a time; a
+///   second task parking on it while the first is parked is a programming
+///   error and traps with a message saying so (it would otherwise steal
+///   the first one's wake-ups). The relays' sequences enforce a single
+///   iterator before it gets that far.
+@usableFromInline
+final class Subscriber<Policy: SubscriberPolicy>: Sendable {
+  @usableFromInline let storage: Locked<SubscriberTable<Policy>>
+  @usableFromInline let counters: LifetimeCounters
+  @usableFromInline let index: Int
+  @usableFromInline let id: UInt64
+  /// Set by the first `makeAsyncIterator()` over this subscription.
+  @usableFromInline let iterated = Atomic<Bool>(false)
+
+  @inlinable
+  init(storage: Locked<SubscriberTable<Policy>>, counters: LifetimeCounters, payload: Policy.Payload) {
+    self.storage = storage
+    self.counters = counters
+    (index, id) = storage.withLock { table in
+      table.nextID &+= 1
+      let id = table.nextID
+      return (table.slots.insert(SubscriberSlot(id: id, payload: payload)), id)
+    }
+    counters.subscriptionCount.increment()
+  }
+
+  deinit { end() }
+
+  /// Claims the subscription for an iterator; traps if one was made before.
+  @inlinable
+  func claimIterator(_ type: StaticString) {
+    let (claimed, _) = iterated.compareExchange(expected: false, desired: true, ordering: .relaxed)
+    precondition(
+      claimed,
+      "\(type) is one subscription and can be iterated once; read the relay's `values` again for another subscriber")
+  }
+
+  @usableFromInline enum Poll { case delivered, end, wait }
+
+  /// Hands the consumer what it has not seen yet, waiting if there is
+  /// nothing. Returns false when the subscription has ended.
+  @inlinable
+  func next(into delivery: inout Policy.Delivery, isolation actor: isolated (any Actor)?) async -> Bool {
+    while true {
+      if Task.isCancelled {
+        end()
+        return false
+      }
+      let poll = storage.withLock { table -> Poll in
+        guard let slot = table.slots[index], slot.id == id, !slot.cancelled else { return .end }
+        if Policy.take(table.shared, &table.slots[index]!.payload, into: &delivery) { return .delivered }
+        return table.finished ? .end : .wait
+      }
+      switch poll {
+      case .delivered: return true
+      case .end:
+        end()
+        return false
+      case .wait: break
+      }
+      await withTaskCancellationHandler(
+        operation: {
+          await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Void, Never>) in
+            let parked = storage.withLock { table -> Bool in
+              guard let slot = table.slots[index], slot.id == id, !slot.cancelled, !table.finished,
+                !Policy.hasPending(table.shared, slot.payload)
+              else { return false }
+              precondition(
+                slot.waiter == nil, "two tasks are iterating one relay subscription at once; subscribe once per task")
+              table.slots[index]!.waiter = continuation
+              return true
+            }
+            if !parked { continuation.resume() }
+          }
+        },
+        onCancel: { cancel() },
+        isolation: actor)
+    }
+  }
+
+  /// Marks the subscriber cancelled and wakes it if parked.
+  @inlinable
+  func cancel() {
+    let waiter = storage.withLock { table -> UnsafeContinuation<Void, Never>? in
+      guard table.slots[index]?.id == id else { return nil }
+      table.slots[index]!.cancelled = true
+      defer { table.slots[index]!.waiter = nil }
+      return table.slots[index]!.waiter
+    }
+    waiter?.resume()
+  }
+
+  /// Unregisters this subscriber, exactly once.
+  @inlinable
+  func end() {
+    let removed = storage.withLock { table -> Bool in
+      guard table.slots[index]?.id == id else { return false }
+      table.slots.remove(at: index)
+      return true
+    }
+    if removed { counters.subscriptionCount.decrement() }
+  }
+}
