@@ -1,8 +1,8 @@
 import ActorMVVM
 import Testing
 
-/// Tests a ``StateMachine`` exhaustively, transition by transition: our
-/// take on TCA's `TestStore`.
+/// Tests a ``StateMachine`` transition by transition: our take on TCA's
+/// `TestStore`.
 ///
 /// ```swift
 /// let tester = FeatureTester(FindNumber(numbers: stub), initialState: .init())
@@ -17,35 +17,96 @@ import Testing
 ///
 /// - ``send(_:sourceLocation:_:)`` reduces one input synchronously and fails
 ///   the test unless the new state equals the old one changed by the
-///   closure: a state change that is not asserted is a failure.
-/// - Effects run for real (inject a ``TestClock`` for time). Inputs they feed
-///   back must be asserted, in order, with ``receive(_:timeout:sourceLocation:_:)``;
-///   outputs with ``expectOutput(_:sourceLocation:)``. Superseded and
-///   cancelled effects' inputs are discarded exactly as a ``Feature`` does.
-/// - ``finish(sourceLocation:)`` fails for every output, fed-back input or
-///   running effect left unasserted, then cancels what still runs.
+///   closure: a state change that is not asserted is a failure. The failure
+///   lists the fields that differ, not two whole states.
+/// - Effects run for real (inject a ``TestClock`` for time, and pass it as
+///   `clock:` so a `receive` that times out can say a task is asleep on
+///   it). Inputs they feed back must be asserted, in order, with
+///   ``receive(_:timeout:sourceLocation:_:)`` (or by case alone, with
+///   ``receive(case:timeout:sourceLocation:_:)``); outputs with
+///   ``expectOutput(_:sourceLocation:)``. Superseded and cancelled effects'
+///   inputs are discarded exactly as a ``Feature`` does. An input sent
+///   through a `Send` after its operation returned fails the test (a
+///   ``Feature`` would discard it).
+/// - ``finish(timeout:sourceLocation:)`` waits for running effects to
+///   return (bounded by `timeout`), then fails for every output, fed-back
+///   input or effect still running, and cancels what still runs. A tester
+///   released without `finish()` reports the same leftovers.
+/// - ``Exhaustivity/off`` turns it into an integration-style tester: fed-back
+///   inputs are reduced as they arrive, `receive` skips to the one it names,
+///   the update closures assert only the fields they set, and `finish`
+///   fails for nothing.
 ///
-/// Isolation: an actor; call it from the test's task. `receive` waits for
-/// effects in real time, bounded by `timeout`, which only guards against a
-/// hang: when no effect is running it fails at once instead of waiting.
+/// Isolation: an actor; call it from the test's task. Real time is used
+/// only as a bound against hangs (`timeout`), never to let things settle.
 public actor FeatureTester<Machine: StateMachine> {
   public typealias State = Machine.State
   public typealias Input = Machine.Input
   public typealias Output = Machine.Output
+
+  /// How strictly a tester asserts.
+  public enum Exhaustivity: Sendable, Equatable {
+    /// Every state change, fed-back input, output and running effect must be
+    /// asserted (the default).
+    case on
+    /// Only what a test asserts is checked; see ``FeatureTester``.
+    case off
+  }
 
   private let machine: Machine
   private var current: State
   private let inbox = Inbox<Input>()
   private var runner: EffectRunner<Input, Output>
   private var pendingOutputs: [Output] = []
-  private var pendingReceived: [Input] = []
+  /// Fed-back inputs not yet asserted; with exhaustivity off, already
+  /// reduced, each with the state it produced.
+  private var pendingReceived: [(input: Input, state: State?)] = []
+  private let exhaustivity: Exhaustivity
+  private let clock: TestClock?
+  private let createdAt: SourceLocation
+  private var finished = false
 
   /// Creates a tester in `initialState`.
-  public init(_ machine: Machine, initialState: State, counters: LifetimeCounters = LifetimeCounters()) {
+  /// - Parameters:
+  ///   - exhaustivity: `.on` (the default) or `.off`.
+  ///   - clock: the test clock the machine's effects sleep on, if any; only
+  ///     used to explain a `receive` that times out.
+  public init(
+    _ machine: Machine, initialState: State, counters: LifetimeCounters = LifetimeCounters(),
+    exhaustivity: Exhaustivity = .on, clock: TestClock? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     self.machine = machine
     self.current = initialState
+    self.exhaustivity = exhaustivity
+    self.clock = clock
+    self.createdAt = sourceLocation
     let inbox = self.inbox
     self.runner = EffectRunner(counters: counters) { inbox.push($0) }
+  }
+
+  deinit {
+    guard !finished else { return }
+    // Released without finish(): report what `finish` would have, and stop the effects.
+    var outputs = pendingOutputs.count
+    var received = pendingReceived.count
+    var running = Set(runner.liveGenerations)
+    for message in inbox.drain() {
+      switch message {
+      case .sent(_, let generation) where running.contains(generation): received += 1
+      case .ended(let generation): running.remove(generation)
+      default: break
+      }
+    }
+    for task in runner.startedTasks { task.cancel() }
+    if exhaustivity == .off { (outputs, received) = (0, 0) }
+    guard outputs + received + running.count > 0 else { return }
+    Issue.record(
+      """
+      FeatureTester released without finish(): \(outputs) unasserted output(s), \(received) unasserted \
+      fed-back input(s), \(running.count) effect(s) still running. End the test with `await tester.finish()`.
+      """,
+      sourceLocation: createdAt)
   }
 
   /// The state after everything sent and received so far.
@@ -60,16 +121,23 @@ public actor FeatureTester<Machine: StateMachine> {
     _ update: (@Sendable (inout State) throws -> Void)? = nil
   ) {
     collect()
-    if !pendingReceived.isEmpty {
+    if exhaustivity == .on, !pendingReceived.isEmpty {
       Issue.record(
-        "Must assert \(pendingReceived.count) fed-back input(s) before sending \(input): \(pendingReceived)",
+        """
+        Must assert \(pendingReceived.count) fed-back input(s) before sending \(input): \
+        \(pendingReceived.map(\.input))
+        """,
         sourceLocation: sourceLocation)
     }
-    reduce(input, update: update, sourceLocation: sourceLocation)
+    pendingReceived.removeAll()
+    let before = current
+    reduce(input)
+    check(input, before: before, after: current, update: update, sourceLocation: sourceLocation)
   }
 
   /// Waits for the next input an effect feeds back, asserts it equals
   /// `expected`, reduces it and asserts the resulting state like `send`.
+  /// With exhaustivity off, skips fed-back inputs until one equals `expected`.
   public func receive(
     _ expected: Input,
     timeout: Duration = .seconds(5),
@@ -81,6 +149,22 @@ public actor FeatureTester<Machine: StateMachine> {
       sourceLocation: sourceLocation, update)
   }
 
+  /// Waits for the next fed-back input and asserts it is of the case
+  /// `embed` makes, whatever its payload: `receive(case: Input.numberFetched)`.
+  /// Otherwise as ``receive(_:timeout:sourceLocation:_:)``.
+  public func receive<Payload>(
+    case embed: @escaping @Sendable (Payload) -> Input,
+    timeout: Duration = .seconds(5),
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ update: (@Sendable (inout State) throws -> Void)? = nil
+  ) async {
+    await receive(
+      where: { input in
+        guard let payload = Mirror(reflecting: input).children.first?.value as? Payload else { return false }
+        return Self.caseName(of: embed(payload)) == Self.caseName(of: input)
+      }, describing: "an input of the case given", timeout: timeout, sourceLocation: sourceLocation, update)
+  }
+
   /// Waits for the next fed-back input and asserts it satisfies `matches`
   /// (for inputs that are not `Equatable`, such as ones carrying errors).
   public func receive(
@@ -90,17 +174,26 @@ public actor FeatureTester<Machine: StateMachine> {
     sourceLocation: SourceLocation = #_sourceLocation,
     _ update: (@Sendable (inout State) throws -> Void)? = nil
   ) async {
-    guard let input = await nextReceived(timeout: timeout) else {
-      let why = runner.liveCount == 0 ? "no effect is running" : "none arrived within \(timeout)"
-      Issue.record(
-        "Expected to receive \(description), but no effect fed back an input (\(why))",
-        sourceLocation: sourceLocation)
+    while true {
+      guard let (input, state) = await nextReceived(timeout: timeout) else {
+        Issue.record(
+          "Expected to receive \(description), but no effect fed back an input (\(whyNothingArrived(timeout)))",
+          sourceLocation: sourceLocation)
+        return
+      }
+      if exhaustivity == .off {
+        guard matches(input), let state else { continue }  // skipped: already reduced
+        check(input, before: state, after: state, update: update, sourceLocation: sourceLocation)
+        return
+      }
+      if !matches(input) {
+        Issue.record("Received \(input), expected \(description)", sourceLocation: sourceLocation)
+      }
+      let before = current
+      reduce(input)
+      check(input, before: before, after: current, update: update, sourceLocation: sourceLocation)
       return
     }
-    if !matches(input) {
-      Issue.record("Received \(input), expected \(description)", sourceLocation: sourceLocation)
-    }
-    reduce(input, update: update, sourceLocation: sourceLocation)
   }
 
   /// Asserts the oldest unasserted output equals `expected`.
@@ -111,12 +204,20 @@ public actor FeatureTester<Machine: StateMachine> {
     expectOutput(where: { $0 == expected }, describing: "\(expected)", sourceLocation: sourceLocation)
   }
 
-  /// Asserts the oldest unasserted output satisfies `matches`.
+  /// Asserts the oldest unasserted output satisfies `matches`. With
+  /// exhaustivity off, skips outputs until one matches.
   public func expectOutput(
     where matches: (Output) -> Bool,
     describing description: String = "a matching output",
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
+    collect()
+    if exhaustivity == .off {
+      while let output = pendingOutputs.first {
+        pendingOutputs.removeFirst()
+        if matches(output) { return }
+      }
+    }
     guard !pendingOutputs.isEmpty else {
       Issue.record("Expected output \(description), but none was emitted", sourceLocation: sourceLocation)
       return
@@ -127,28 +228,41 @@ public actor FeatureTester<Machine: StateMachine> {
     }
   }
 
-  /// Waits until every running effect has ended, handling what they fed
-  /// back as unasserted inputs (which `finish` then reports).
+  /// Waits until every running effect has ended (at most `timeout`),
+  /// handling what they fed back as unasserted inputs (which `finish` then
+  /// reports).
   public func settle(timeout: Duration = .seconds(5)) async {
+    collect()
     while runner.liveCount > 0, await inbox.wait(timeout: timeout) {
       collect()
     }
     collect()
   }
 
-  /// Ends the test: fails for anything unasserted (outputs, fed-back inputs,
-  /// running effects), then cancels the effects and waits for them.
-  public func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
-    collect()
-    if !pendingOutputs.isEmpty {
-      Issue.record("\(pendingOutputs.count) unasserted output(s): \(pendingOutputs)", sourceLocation: sourceLocation)
-    }
-    if !pendingReceived.isEmpty {
-      Issue.record(
-        "\(pendingReceived.count) unasserted fed-back input(s): \(pendingReceived)", sourceLocation: sourceLocation)
-    }
-    if runner.liveCount > 0 {
-      Issue.record("\(runner.liveCount) effect(s) still running at the end of the test", sourceLocation: sourceLocation)
+  /// Ends the test: waits up to `timeout` for running effects to return
+  /// (so an effect that has sent its last input is never reported as still
+  /// running), fails for anything unasserted (outputs, fed-back inputs,
+  /// effects still running), then cancels the effects and waits for them.
+  /// An effect meant to outlive the test (a timer) is ended with
+  /// ``cancelEffects()`` first.
+  public func finish(timeout: Duration = .seconds(1), sourceLocation: SourceLocation = #_sourceLocation) async {
+    finished = true
+    await settle(timeout: timeout)
+    if exhaustivity == .on {
+      if !pendingOutputs.isEmpty {
+        Issue.record(
+          "\(pendingOutputs.count) unasserted output(s): \(pendingOutputs)", sourceLocation: sourceLocation)
+      }
+      if !pendingReceived.isEmpty {
+        Issue.record(
+          "\(pendingReceived.count) unasserted fed-back input(s): \(pendingReceived.map(\.input))",
+          sourceLocation: sourceLocation)
+      }
+      if runner.liveCount > 0 {
+        Issue.record(
+          "\(runner.liveCount) effect(s) still running \(timeout) after the end of the test\(clockHint)",
+          sourceLocation: sourceLocation)
+      }
     }
     await cancelEffects()
   }
@@ -158,35 +272,39 @@ public actor FeatureTester<Machine: StateMachine> {
   public func cancelEffects() async {
     let tasks = runner.cancelAll()
     for task in tasks { await task.value }
+    collect()
     pendingOutputs.removeAll()
     pendingReceived.removeAll()
   }
 
   // MARK: Internals
 
-  private func reduce(
-    _ input: Input,
+  private func reduce(_ input: Input) {
+    let effect = machine.reduce(into: &current, input)
+    runner.perform(effect) { pendingOutputs.append($0) }
+    runner.startPending()  // each input is a batch of its own
+  }
+
+  /// Asserts `after` is `before` changed by `update` (with exhaustivity
+  /// off: that `update` changes nothing in `after`).
+  private func check(
+    _ input: Input, before: State, after: State,
     update: (@Sendable (inout State) throws -> Void)?,
     sourceLocation: SourceLocation
   ) {
-    var expected = current
+    var expected = exhaustivity == .on ? before : after
     do {
       try update?(&expected)
     } catch {
       Issue.record("The state update closure threw \(error)", sourceLocation: sourceLocation)
     }
-    let effect = machine.reduce(into: &current, input)
-    runner.perform(effect) { pendingOutputs.append($0) }
-    runner.startPending()  // each input is a batch of its own
-    if expected != current {
-      Issue.record(
-        """
-        State after \(input) does not match the expectation.
-          expected: \(expected)
-            actual: \(current)
-        """,
-        sourceLocation: sourceLocation)
-    }
+    guard expected != after else { return }
+    Issue.record(
+      """
+      State after \(input) does not match the expectation (− expected, + actual):
+      \(StateDiff.lines(from: expected, to: after))
+      """,
+      sourceLocation: sourceLocation)
   }
 
   /// Moves fed-back messages from the inbox into the books.
@@ -194,20 +312,51 @@ public actor FeatureTester<Machine: StateMachine> {
     for message in inbox.drain() {
       switch message {
       case .sent(let input, let generation):
-        if runner.isLive(generation) { pendingReceived.append(input) }
+        guard runner.isLive(generation) else { continue }
+        if exhaustivity == .off {
+          reduce(input)
+          pendingReceived.append((input, current))
+        } else {
+          pendingReceived.append((input, nil))
+        }
+      case .late(let input, _):
+        Issue.record(
+          """
+          An effect sent \(input) after its operation had returned; a Feature discards it. Await the \
+          callback inside the operation (withCheckedContinuation) instead of sending from it later.
+          """,
+          sourceLocation: createdAt)
       case .ended(let generation):
         runner.ended(generation)
       }
     }
   }
 
-  private func nextReceived(timeout: Duration) async -> Input? {
+  private func nextReceived(timeout: Duration) async -> (Input, State?)? {
     collect()
     while pendingReceived.isEmpty, runner.liveCount > 0 {
       guard await inbox.wait(timeout: timeout) else { break }
       collect()
     }
     return pendingReceived.isEmpty ? nil : pendingReceived.removeFirst()
+  }
+
+  private func whyNothingArrived(_ timeout: Duration) -> String {
+    runner.liveCount == 0 ? "no effect is running" : "none arrived within \(timeout)\(clockHint)"
+  }
+
+  /// Says so when a task is asleep on the tester's clock.
+  private var clockHint: String {
+    guard let clock, let next = clock.sleeperDeadlines.first else { return "" }
+    return """
+      ; \(clock.sleeperCount) task(s) asleep on the TestClock (next deadline \(next), now \(clock.now)): \
+      advance the clock
+      """
+  }
+
+  private static func caseName(of input: Input) -> String {
+    if let label = Mirror(reflecting: input).children.first?.label { return label }
+    return String(describing: input)
   }
 }
 

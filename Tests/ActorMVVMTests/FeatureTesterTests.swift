@@ -50,7 +50,7 @@ struct FeatureTesterTests {
     await tester.send(.emit(1)) { $0.count = 1 }
     await tester.send(.load(1, after: .seconds(5)))
     await withKnownIssue {
-      await tester.finish()
+      await tester.finish(timeout: .milliseconds(50))
     } matching: { issue in
       let text = String(describing: issue)
       return text.contains("output") || text.contains("still running")
@@ -62,6 +62,116 @@ struct FeatureTesterTests {
     let tester = FeatureTester(Probe(clock: testClock), initialState: .init())
     await withKnownIssue {
       await tester.receive(.loaded(1))
+    }
+  }
+
+  @Test("finish() never reports a run that sent its last input and is returning")
+  func finishAfterLastInput() async {
+    let returning = TestGate()
+    let tester = FeatureTester(Lingering(gate: returning), initialState: 0)
+    await tester.send(.start)
+    await tester.receive(.done) { $0 = 1 }
+    returning.open()  // the run is returning: it has sent everything
+    await tester.finish()
+  }
+
+  @Test("A tester released without finish() records the leftovers")
+  func releasedUnfinished() async {
+    await withKnownIssue {
+      do {
+        let tester = FeatureTester(Probe(clock: testClock), initialState: .init())
+        await tester.send(.emit(1)) { $0.count = 1 }
+      }
+    } matching: { issue in
+      String(describing: issue).contains("released without finish()")
+    }
+  }
+
+  @Test("A state mismatch names the fields that differ, not the whole state")
+  func diffMessage() async {
+    let tester = FeatureTester(Probe(clock: testClock), initialState: .init())
+    await withKnownIssue {
+      await tester.send(.add(2)) {
+        $0.count = 1
+        $0.total = 3
+      }
+    } matching: { issue in
+      let text = String(describing: issue)
+      return text.contains("− total: 3") && text.contains("+ total: 2") && !text.contains("count")
+    }
+  }
+
+  @Test("Non-exhaustive: only asserted fields are checked, receive skips to the input it names, finish is lenient")
+  func nonExhaustive() async {
+    let tester = FeatureTester(Probe(clock: testClock), initialState: .init(), exhaustivity: .off)
+    await tester.send(.add(2)) { $0.total = 2 }  // count changed too: not asserted, not a failure
+    await tester.send(.stream(count: 3))
+    await tester.receive(.add(2)) { $0.total = 5 }  // .add(0) and .add(1) skipped, but reduced
+    #expect(await tester.state.count == 4)
+    await tester.send(.emit(7))
+    await tester.finish()
+  }
+
+  @Test("receive(case:) matches an input's case without spelling its payload")
+  func receiveByCase() async {
+    let tester = FeatureTester(Probe(clock: testClock), initialState: .init())
+    await tester.send(.loadNow(42))
+    await tester.receive(case: Probe.Input.loaded) { $0.loaded = [42] }
+    await tester.send(.fail("boom"))
+    await withKnownIssue {
+      await tester.receive(case: Probe.Input.loaded) { $0.errors = ["boom"] }
+    }
+    await tester.finish()
+  }
+
+  @Test("A receive that times out says when a task is asleep on the TestClock")
+  func receiveTimeoutNamesTheClock() async {
+    let tester = FeatureTester(Probe(clock: testClock), initialState: .init(), clock: testClock)
+    await tester.send(.load(1, after: .seconds(3)))
+    await testClock.waitForSleepers(1)
+    await withKnownIssue {
+      await tester.receive(.loaded(1), timeout: .milliseconds(50))
+    } matching: { issue in
+      String(describing: issue).contains("asleep on the TestClock")
+    }
+    await tester.cancelEffects()
+    await tester.finish()
+  }
+
+  @Test("An input sent after its effect returned fails the test")
+  func lateSendFails() async {
+    let (feature, machine) = LifecycleTests().makeFeature()
+    await feature.finish()
+    let tester = FeatureTester(machine, initialState: .init())
+    await tester.send(.bridge) { $0.count = 1 }
+    await tester.settle()
+    machine.bridgeGate.open()
+    await machine.sentGate.wait()
+    await withKnownIssue {
+      await tester.finish()
+    } matching: { issue in
+      String(describing: issue).contains("after its operation had returned")
+    }
+  }
+}
+
+/// Sends `.done`, then keeps running until its gate opens.
+struct Lingering: StateMachine {
+  let gate: TestGate
+  enum Input: Sendable, Equatable { case start, done }
+  typealias Output = Never
+
+  func reduce(into state: inout Int, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .start:
+      let gate = self.gate
+      return .run { send in
+        send(.done)
+        await gate.wait()
+      }
+    case .done:
+      state += 1
+      return .none
     }
   }
 }
@@ -106,6 +216,51 @@ struct TestClockTests {
     let testClock = TestClock()
     await testClock.advance(by: .seconds(5))
     try await testClock.sleep(until: .init(offset: .seconds(5)))
+    #expect(testClock.sleeperCount == 0)
+  }
+
+  @Test("A gate opens when sleepers leave, not only when they arrive")
+  func gateOnLeave() async throws {
+    let testClock = TestClock()
+    let sleeper = Task { try await testClock.sleep(for: .seconds(1)) }
+    await testClock.waitForSleepers(1)
+    let emptied = Task { await testClock.wait { $0.isEmpty } }
+    await testClock.advance(by: .seconds(1))
+    await emptied.value
+    try await sleeper.value
+  }
+
+  @Test("A gate predicate may read the clock's now")
+  func gateReadsNow() async {
+    let testClock = TestClock()
+    let sleeper = Task { try? await testClock.sleep(for: .seconds(1)) }
+    await testClock.wait { _ in testClock.now == .init() && testClock.sleeperCount == 1 }
+    await testClock.advance(by: .seconds(1))
+    await sleeper.value
+  }
+
+  @Test("One advance wakes sleepers in deadline order, each observing its own instant")
+  func advanceInDeadlineOrder() async {
+    let testClock = TestClock()
+    let seen = Locked<[String]>([])
+    let sleepers = [3, 1, 2].map { seconds in
+      Task {
+        try? await testClock.sleep(for: .seconds(seconds))
+        seen.withLock { $0.append("\(seconds)@\(testClock.now)") }
+      }
+    }
+    await testClock.waitForSleepers(3)
+    await testClock.advance(by: .seconds(3))
+    for sleeper in sleepers { await sleeper.value }
+    #expect(seen.withLock { $0 } == ["1@1.0 seconds", "2@2.0 seconds", "3@3.0 seconds"])
+  }
+
+  @Test("advance(by:expectingSleepers:) waits for the sleeper it is meant to wake")
+  func advanceExpectingSleepers() async {
+    let testClock = TestClock()
+    let woke = Task { try? await testClock.sleep(for: .seconds(1)) }
+    await testClock.advance(by: .seconds(1), expectingSleepers: 1)  // never runs ahead of the sleep
+    await woke.value
     #expect(testClock.sleeperCount == 0)
   }
 }

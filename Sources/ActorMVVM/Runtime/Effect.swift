@@ -21,6 +21,17 @@
 /// with a generation, checked where its results re-enter, so stale results
 /// never land.
 ///
+/// **When a feature finishes.** ``Feature/finish()`` (and releasing the
+/// feature) cancels every run, unless it was started with
+/// `onFinish: .runToCompletion`: such a run is left to finish (and
+/// `finish()` waits for it), so a save asked for by the last input is made
+/// even when the save checks for cancellation first. Its inputs are
+/// discarded: the feature has finished.
+///
+/// **Where runs execute.** Each run is a detached task: it does not inherit
+/// the task-locals or the priority of whichever task sent the input; its
+/// priority is the `priority` given here (the default priority if nil).
+///
 /// **When runs start.** A feature reduces its mailbox a batch at a time and
 /// starts the runs that batch asked for once the batch is reduced, in the
 /// order they were asked for, before its actor turn ends. A run cancelled or
@@ -41,12 +52,17 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
   struct Run: Sendable {
     @usableFromInline let id: AnyCancelID?
     @usableFromInline let priority: TaskPriority?
+    @usableFromInline let onFinish: EffectFinishBehavior
     @usableFromInline let operation: @Sendable (Send<Input>) async -> Void
 
     @inlinable
-    init(id: AnyCancelID?, priority: TaskPriority?, operation: @escaping @Sendable (Send<Input>) async -> Void) {
+    init(
+      id: AnyCancelID?, priority: TaskPriority?, onFinish: EffectFinishBehavior,
+      operation: @escaping @Sendable (Send<Input>) async -> Void
+    ) {
       self.id = id
       self.priority = priority
+      self.onFinish = onFinish
       self.operation = operation
     }
   }
@@ -64,16 +80,23 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
   @inlinable
   public static func emit(_ output: Output) -> Effect { Effect(kind: .emit(output)) }
 
-  /// Runs `operation` off the feature's actor. It may send any number of
-  /// inputs back; they are reduced in the order it sent them.
-  /// - Parameter id: starting this effect cancels the running one with the same id.
+  /// Runs `operation` off the feature's actor, in a detached task. It may
+  /// send any number of inputs back while it runs; they are reduced in the
+  /// order it sent them.
+  /// - Parameters:
+  ///   - id: starting this effect cancels the running one with the same id.
+  ///   - priority: the task's priority (the default priority if nil).
+  ///   - onFinish: whether finishing the feature cancels this run
+  ///     (`.cancel`, the default) or lets it complete (`.runToCompletion`).
   @inlinable
   public static func run(
     id: (any Hashable & Sendable)? = nil,
     priority: TaskPriority? = nil,
+    onFinish: EffectFinishBehavior = .cancel,
     operation: @escaping @Sendable (Send<Input>) async -> Void
   ) -> Effect {
-    Effect(kind: .run(Run(id: id.map(AnyCancelID.init), priority: priority, operation: operation)))
+    Effect(
+      kind: .run(Run(id: id.map(AnyCancelID.init), priority: priority, onFinish: onFinish, operation: operation)))
   }
 
   /// Runs throwing work; if it throws, `catch` turns the error into an input,
@@ -82,10 +105,11 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
   public static func run(
     id: (any Hashable & Sendable)? = nil,
     priority: TaskPriority? = nil,
+    onFinish: EffectFinishBehavior = .cancel,
     operation: @escaping @Sendable (Send<Input>) async throws -> Void,
     catch: @escaping @Sendable (any Error) -> Input
   ) -> Effect {
-    run(id: id, priority: priority) { send in
+    run(id: id, priority: priority, onFinish: onFinish) { send in
       do { try await operation(send) } catch { send(`catch`(error)) }
     }
   }
@@ -96,10 +120,11 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
   public static func task(
     id: (any Hashable & Sendable)? = nil,
     priority: TaskPriority? = nil,
+    onFinish: EffectFinishBehavior = .cancel,
     operation: @escaping @Sendable () async throws -> Input,
     catch: @escaping @Sendable (any Error) -> Input
   ) -> Effect {
-    run(id: id, priority: priority) { send in
+    run(id: id, priority: priority, onFinish: onFinish) { send in
       do { send(try await operation()) } catch { send(`catch`(error)) }
     }
   }
@@ -123,6 +148,18 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
     default: Effect(kind: .merge(effects))
     }
   }
+}
+
+/// What finishing a feature does to an effect run that is still going.
+public enum EffectFinishBehavior: Sendable, Equatable {
+  /// `finish()` (or releasing the feature) cancels the run: the default,
+  /// Rx's `DisposeBag`.
+  case cancel
+  /// The run is not cancelled; `finish()` waits for it to return. For work
+  /// that must not be lost when the screen goes away, such as saving what
+  /// the last input changed. Its inputs are discarded (the feature has
+  /// finished), and it must end on its own.
+  case runToCompletion
 }
 
 /// A type-erased, `Sendable` cancellation id.

@@ -14,6 +14,12 @@
 /// batch starts one task, for the last of them, which is all
 /// `flatMapLatest` lets land anyway.
 ///
+/// **Context.** Each run's task is detached (no task-locals or priority
+/// inherited from whichever task scheduled the drain), with the run's own
+/// priority, and carries an ``EffectScope`` naming this runner's host and
+/// the run's generation, so the host can tell a lifecycle call made from
+/// inside one of its own runs.
+///
 /// A value owned by one isolation domain (its host's actor, as a stored
 /// `var`), which calls every mutating method; a struct, so a feature pays no
 /// extra allocation for it. It is `Sendable` so that a host's nonisolated
@@ -27,11 +33,14 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   struct Started: Sendable {
     @usableFromInline let task: Task<Void, Never>
     @usableFromInline let id: AnyCancelID?
+    /// Started with `onFinish: .runToCompletion`.
+    @usableFromInline let survivesFinish: Bool
 
     @inlinable
-    init(task: Task<Void, Never>, id: AnyCancelID?) {
+    init(task: Task<Void, Never>, id: AnyCancelID?, survivesFinish: Bool) {
       self.task = task
       self.id = id
+      self.survivesFinish = survivesFinish
     }
   }
 
@@ -45,6 +54,8 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   @usableFromInline var live: [UInt64: Started] = [:]
   /// Cancelled runs whose tasks have not returned yet.
   @usableFromInline var winding: [UInt64: Task<Void, Never>] = [:]
+  /// This runner's host, as its runs' ``EffectScope`` names it.
+  @usableFromInline let host: UInt64
   /// The live run (pending or started) of each cancellation id.
   @usableFromInline var generationOfID: [AnyCancelID: UInt64] = [:]
   @usableFromInline let counters: LifetimeCounters
@@ -54,6 +65,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   package init(counters: LifetimeCounters, sink: @escaping @Sendable (EffectMessage<Input>) -> Void) {
     self.counters = counters
     self.sink = sink
+    self.host = EffectScope.nextHost()
   }
 
   /// Runs that are live, started or not.
@@ -64,10 +76,36 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   @inlinable
   package var activeCount: Int { liveCount + winding.count }
 
-  /// Every task that may not have returned yet (for a `deinit` to cancel).
+  /// Every task that may not have returned yet.
   @inlinable
   package var startedTasks: [Task<Void, Never>] {
     live.values.map(\.task) + winding.values
+  }
+
+  /// The generations of the started runs that are live.
+  @inlinable
+  package var liveGenerations: [UInt64] { Array(live.keys) }
+
+  /// The tasks a host's `deinit` cancels: all but the runs started with
+  /// `onFinish: .runToCompletion`.
+  @inlinable
+  package var tasksCancelledByRelease: [Task<Void, Never>] {
+    live.values.filter { !$0.survivesFinish }.map(\.task) + winding.values
+  }
+
+  /// The run or binding of this runner's host that the current task
+  /// belongs to, if any.
+  @inlinable
+  package var callerScope: EffectScope? {
+    guard let scope = EffectScope.ofCurrentTask(), scope.host == host else { return nil }
+    return scope
+  }
+
+  /// Whether the run with `generation` has been started and not yet
+  /// reported its end (live or winding down).
+  @inlinable
+  package func isActive(_ generation: UInt64) -> Bool {
+    live[generation] != nil || winding[generation] != nil
   }
 
   /// Whether results of the run with `generation` may still land. (A
@@ -99,7 +137,8 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     for (offset, run) in pending.enumerated() {
       guard let run else { continue }  // cancelled before it started
       let generation = pendingBase + UInt64(offset)
-      live[generation] = Started(task: start(run, generation: generation), id: run.id)
+      live[generation] = Started(
+        task: start(run, generation: generation), id: run.id, survivesFinish: run.onFinish == .runToCompletion)
     }
     pending.removeAll(keepingCapacity: true)
     pendingLive = 0
@@ -116,18 +155,26 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     }
   }
 
-  /// Cancels every run (pending ones never start) and hands back every
-  /// task not yet returned, for the host to await.
+  /// Cancels every run (pending ones never start; with `finishing`, runs
+  /// started with `onFinish: .runToCompletion` are left running) and hands
+  /// back every task not yet returned, for the host to await, except the
+  /// run with generation `excluding` (the caller's own, which cannot wait
+  /// for itself; it is cancelled all the same).
   @inlinable
-  package mutating func cancelAll() -> [Task<Void, Never>] {
-    let tasks = startedTasks
+  package mutating func cancelAll(finishing: Bool = false, excluding: UInt64? = nil) -> [Task<Void, Never>] {
+    var tasks: [Task<Void, Never>] = []
+    for (generation, run) in live {
+      if !(finishing && run.survivesFinish) { run.task.cancel() }
+      if generation != excluding { tasks.append(run.task) }
+    }
+    for (generation, task) in winding where generation != excluding { tasks.append(task) }
+    if let excluding, let own = winding[excluding] { own.cancel() }
     live.removeAll()
     winding.removeAll()
     generationOfID.removeAll()
     pending.removeAll()
     pendingLive = 0
     pendingBase = nextGeneration + 1
-    for task in tasks { task.cancel() }
     return tasks
   }
 
@@ -145,14 +192,17 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
 
   @inlinable
   func start(_ run: Effect<Input, Output>.Run, generation: UInt64) -> Task<Void, Never> {
-    let send = Send(generation: generation, sink: sink)
+    let token = EffectRunToken(generation: generation, sink: sink)
     let operation = run.operation
     let sink = self.sink
     let counters = self.counters
+    let scope = EffectScope(host: host, generation: generation)
     counters.effectCount.increment()
-    // Created in a nonisolated context: the task does not run on the host's actor.
-    return Task(priority: run.priority) {
-      await operation(send)
+    // Detached: a defined context (no sender's task-locals or priority),
+    // and it does not run on the host's actor.
+    return Task.detached(priority: run.priority) {
+      await EffectScope.with(scope) { await operation(Send(run: token)) }
+      token.markReturned()
       sink(.ended(generation: generation))
       counters.effectCount.decrement()
     }

@@ -16,7 +16,8 @@ import Synchronization
 ///    interleaves two transitions.
 /// 2. **No lost inputs.** Every input sent before ``finish()`` is called is
 ///    reduced. Inputs sent after it are dropped and counted in
-///    ``droppedInputCount``; nothing traps.
+///    ``droppedInputCount``; nothing traps. (Effect results that are not
+///    reduced are counted apart, in ``discardedEffectInputCount``.)
 /// 3. **State streams** (``states``, ``stateValues``) start with the current
 ///    state, then deliver later states in order, conflated for slow
 ///    subscribers; a subscriber that keeps reading ends on the final state.
@@ -28,10 +29,14 @@ import Synchronization
 ///    inputs; a cancelled or superseded effect's results are discarded even
 ///    if its work already finished (see ``Effect``).
 /// 6. **Lifetime.** ``finish()`` reduces what is pending, cancels every
-///    effect and binding, finishes every stream, and returns once every task
-///    it cancelled has returned. Releasing the last reference to an
-///    unfinished feature cancels its effects and bindings and finishes its
-///    streams too (without waiting).
+///    effect (but those started with `onFinish: .runToCompletion`, which it
+///    lets complete) and binding, finishes every stream, and returns once
+///    every task it cancelled or spared has returned. Releasing the last
+///    reference to an unfinished feature cancels its effects and bindings
+///    and finishes its streams too (without waiting).
+/// 8. **Lifecycle calls are safe from anywhere,** including from the
+///    feature's own effects and bindings: ``finish()`` and ``idle()`` there
+///    never wait for the calling task itself (see each for what they do).
 /// 7. **Failures are values.** Throwing effects turn errors into inputs
 ///    (``Effect/run(id:priority:operation:catch:)``).
 ///
@@ -63,6 +68,8 @@ public final actor Feature<Machine: StateMachine> {
   @usableFromInline let mailbox: Mailbox<Machine>
   @usableFromInline var runner: EffectRunner<Input, Output>
   @usableFromInline let counters: LifetimeCounters
+  /// This feature's id in its effects' and bindings' ``EffectScope``.
+  @usableFromInline let host: UInt64
   @usableFromInline var batch: [Mailbox<Machine>.Message] = []
   @usableFromInline let emitted = Atomic<Int>(0)
   @usableFromInline var lifecycle = Lifecycle.running
@@ -82,7 +89,9 @@ public final actor Feature<Machine: StateMachine> {
     self.outputRelay = EventRelay(counters: counters)
     let mailbox = Mailbox<Machine>()
     self.mailbox = mailbox
-    self.runner = EffectRunner(counters: counters) { mailbox.push(.effect($0)) }
+    let runner = EffectRunner<Input, Output>(counters: counters) { mailbox.push(.effect($0)) }
+    self.runner = runner
+    self.host = runner.host
     counters.featureCount.increment()
     mailbox.attach(self)
   }
@@ -92,9 +101,9 @@ public final actor Feature<Machine: StateMachine> {
   // "circular reference" in release builds.)
   deinit {
     counters.featureCount.decrement()
-    for task in runner.startedTasks { task.cancel() }
+    for task in runner.tasksCancelledByRelease { task.cancel() }
     var leftover: [Mailbox<Machine>.Message] = []
-    for task in mailbox.close(into: &leftover) { task.cancel() }
+    for task in mailbox.close(into: &leftover).values { task.cancel() }
     stateRelay.finish()
     outputRelay.finish()
   }
@@ -117,7 +126,7 @@ public final actor Feature<Machine: StateMachine> {
   public nonisolated func bind<Inputs: AsyncSequence & Sendable>(
     _ inputs: Inputs
   ) -> Task<Void, Never>? where Inputs.Element == Input, Inputs.Failure == Never {
-    mailbox.startBinding(counters: counters) { mailbox in
+    mailbox.startBinding(host: host, counters: counters) { mailbox in
       for await input in inputs { mailbox.push(.input(input)) }
     }
   }
@@ -130,7 +139,7 @@ public final actor Feature<Machine: StateMachine> {
   public nonisolated func bind<Values: AsyncSequence & Sendable>(
     _ values: Values, to transform: @escaping @Sendable (Values.Element) -> Input
   ) -> Task<Void, Never>? where Values.Failure == Never {
-    mailbox.startBinding(counters: counters) { mailbox in
+    mailbox.startBinding(host: host, counters: counters) { mailbox in
       for await value in values { mailbox.push(.input(transform(value))) }
     }
   }
@@ -142,7 +151,7 @@ public final actor Feature<Machine: StateMachine> {
     _ inputs: Inputs,
     catch: @escaping @Sendable (any Error) -> Input
   ) -> Task<Void, Never>? where Inputs.Element == Input {
-    mailbox.startBinding(counters: counters) { mailbox in
+    mailbox.startBinding(host: host, counters: counters) { mailbox in
       do {
         for try await input in inputs { mailbox.push(.input(input)) }
       } catch  where !Task.isCancelled {
@@ -151,8 +160,19 @@ public final actor Feature<Machine: StateMachine> {
     }
   }
 
-  /// Inputs dropped because they arrived after ``finish()``.
+  /// Inputs sent with ``send(_:)`` or a binding after ``finish()``, and so
+  /// dropped. Effect results are not counted here.
   public nonisolated var droppedInputCount: Int { mailbox.droppedCount }
+
+  /// Inputs that effects sent and the feature did not reduce: from runs
+  /// that were cancelled or superseded (their results are stale), sent
+  /// after ``finish()``, or sent after the run's operation had returned.
+  public nonisolated var discardedEffectInputCount: Int { mailbox.discardedCount }
+
+  /// Of ``discardedEffectInputCount``, the inputs sent through a `Send`
+  /// after its run's operation had returned (see ``Send``: await a callback
+  /// instead of sending from it later).
+  public nonisolated var lateEffectInputCount: Int { mailbox.lateCount }
 
   // MARK: Outputs
 
@@ -202,9 +222,14 @@ public final actor Feature<Machine: StateMachine> {
   /// Effects that never end (timers, endless loops) keep it waiting; use
   /// ``flush()`` to wait for the mailbox alone. Returns at once after
   /// ``finish()``.
+  ///
+  /// Called from inside one of this feature's own effects or bindings, it
+  /// cannot wait for effects (it would wait for itself, or two effects for
+  /// each other): it reduces what is pending, as ``flush()``, and returns.
   @inlinable
   public func idle() async {
     drainPending()
+    guard runner.callerScope == nil else { return }
     guard lifecycle == .running, runner.activeCount > 0 else { return }
     await withCheckedContinuation { idleWaiters.append($0) }
   }
@@ -217,21 +242,30 @@ public final actor Feature<Machine: StateMachine> {
 
   /// Finishes the feature (guarantee 6). Pending inputs are reduced first;
   /// later ones are dropped. Idempotent: a second call waits for the first.
+  ///
+  /// Called from inside one of this feature's own effects or bindings, it
+  /// finishes the feature the same way (the calling effect is cancelled
+  /// like the others) but does not wait for the calling task, which cannot
+  /// wait for itself; if a finish is already under way (it is waiting for
+  /// this very task), it returns at once.
   public func finish() async {
+    let caller = runner.callerScope
     switch lifecycle {
     case .finished: return
     case .finishing:
+      if caller != nil { return }
       await withCheckedContinuation { finishWaiters.append($0) }
       return
     case .running: break
     }
     lifecycle = .finishing
-    let bindings = mailbox.close(into: &batch)
+    var bindings = mailbox.close(into: &batch)
     process()
     stateRelay.finish()
     outputRelay.finish()
-    let tasks = runner.cancelAll() + bindings
-    for task in tasks { task.cancel() }
+    for task in bindings.values { task.cancel() }
+    if let own = caller?.binding { bindings.removeValue(forKey: own) }
+    let tasks = runner.cancelAll(finishing: true, excluding: caller?.generation) + bindings.values
     for task in tasks { await task.value }
     lifecycle = .finished
     for waiter in finishWaiters + idleWaiters { waiter.resume() }
@@ -263,7 +297,9 @@ public final actor Feature<Machine: StateMachine> {
       case .input(let input):
         reduce(input)
       case .effect(.sent(let input, let generation)):
-        if runner.isLive(generation) { reduce(input) }
+        if runner.isLive(generation) { reduce(input) } else { mailbox.countDiscarded(late: false) }
+      case .effect(.late):
+        mailbox.countDiscarded(late: true)
       case .effect(.ended(let generation)):
         runner.ended(generation)
       }

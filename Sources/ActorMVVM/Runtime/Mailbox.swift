@@ -6,7 +6,8 @@
 /// - At most one drain is scheduled at a time (`scheduled`): the sender that
 ///   finds the mailbox idle starts a short-lived task on the feature's actor;
 ///   everyone else just appends. An idle feature has no task parked.
-/// - After `close`, pushes are dropped and counted.
+/// - After `close`, pushes are dropped and counted: inputs as dropped,
+///   effect inputs as discarded.
 /// - A struct around one ``Locked``: copies share the same state (the lock's
 ///   storage), so the feature, its effect sink and its bindings all hold
 ///   the same mailbox without an extra object.
@@ -26,6 +27,8 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     @usableFromInline var scheduled = false
     @usableFromInline var closed = false
     @usableFromInline var dropped = 0
+    @usableFromInline var discarded = 0
+    @usableFromInline var late = 0
     @usableFromInline var nextBindingID: UInt64 = 0
     @usableFromInline var bindings: [UInt64: Task<Void, Never>] = [:]
     /// Weak: the mailbox must not keep its feature alive.
@@ -47,12 +50,34 @@ struct Mailbox<Machine: StateMachine>: Sendable {
   @inlinable
   var droppedCount: Int { state.withLock { $0.dropped } }
 
+  @inlinable
+  var discardedCount: Int { state.withLock { $0.discarded } }
+
+  @inlinable
+  var lateCount: Int { state.withLock { $0.late } }
+
+  /// Counts an effect input the feature discarded (stale, or sent late).
+  @inlinable
+  func countDiscarded(late: Bool) {
+    state.withLock { state in
+      state.discarded += 1
+      if late { state.late += 1 }
+    }
+  }
+
   /// Appends `message`, scheduling a drain if none is scheduled.
   @inlinable
   func push(_ message: Message) {
     let feature = state.withLock { state -> Feature<Machine>? in
       if state.closed {
-        if case .effect(.ended) = message {} else { state.dropped += 1 }
+        switch message {
+        case .input: state.dropped += 1
+        case .effect(.sent): state.discarded += 1
+        case .effect(.late):
+          state.discarded += 1
+          state.late += 1
+        case .effect(.ended): break
+        }
         return nil
       }
       state.buffer.append(message)
@@ -79,14 +104,14 @@ struct Mailbox<Machine: StateMachine>: Sendable {
   }
 
   /// Closes the mailbox: moves what is pending into `batch` and hands back
-  /// the binding tasks for the caller to cancel.
+  /// the binding tasks, by id, for the caller to cancel.
   @inlinable
-  func close(into batch: inout [Message]) -> [Task<Void, Never>] {
+  func close(into batch: inout [Message]) -> [UInt64: Task<Void, Never>] {
     state.withLock { state in
       state.closed = true
       swap(&state.buffer, &batch)
       defer { state.bindings.removeAll() }
-      return Array(state.bindings.values)
+      return state.bindings
     }
   }
 
@@ -94,6 +119,7 @@ struct Mailbox<Machine: StateMachine>: Sendable {
   /// Returns nil (and starts nothing) once closed.
   @inlinable
   func startBinding(
+    host: UInt64,
     counters: LifetimeCounters,
     _ body: @escaping @Sendable (Mailbox) async -> Void
   ) -> Task<Void, Never>? {
@@ -105,7 +131,7 @@ struct Mailbox<Machine: StateMachine>: Sendable {
       counters.bindingCount.increment()
       // Registered under the lock, so the task cannot deregister before it is registered.
       let task = Task {
-        await body(mailbox)
+        await EffectScope.with(EffectScope(host: host, binding: id)) { await body(mailbox) }
         _ = mailbox.state.withLock { $0.bindings.removeValue(forKey: id) }
         counters.bindingCount.decrement()
       }

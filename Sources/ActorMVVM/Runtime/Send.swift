@@ -1,13 +1,49 @@
+import Synchronization
+
 /// Feeds inputs from a running effect back into its feature's mailbox.
 ///
-/// `Send` is `Sendable` and never suspends: call it from any task. Each
-/// value is stamped with the generation of the effect run that made it; when
-/// the input reaches the mailbox it is reduced only if that run is still
-/// current (not cancelled, not superseded by a newer run with the same id,
-/// and the feature not finished). Otherwise it is discarded.
+/// `Send` is `Sendable` and never suspends: call it from any task or
+/// thread. Each value is stamped with the generation of the effect run that
+/// made it; when the input reaches the mailbox it is reduced only if that
+/// run is still current (not cancelled, not superseded by a newer run with
+/// the same id, and the feature not finished). Otherwise it is discarded
+/// and counted (`Feature.discardedEffectInputCount`).
+///
+/// **Use it while the operation runs.** A run ends when its operation
+/// returns; an input sent through its `Send` after that (a completion
+/// handler that fires later, `DispatchQueue.main.asyncAfter { send(…) }`)
+/// is discarded and counted in `Feature.lateEffectInputCount`, and
+/// `FeatureTester` fails the test that does it. Bridge a callback by
+/// awaiting it instead:
+///
+/// ```swift
+/// return .run { send in
+///   let data = await withCheckedContinuation { continuation in
+///     legacyLoad { continuation.resume(returning: $0) }
+///   }
+///   send(.loaded(data))
+/// }
+/// ```
 public struct Send<Input: Sendable>: Sendable {
+  @usableFromInline let run: EffectRunToken<Input>
+
+  @inlinable
+  init(run: EffectRunToken<Input>) { self.run = run }
+
+  /// Sends `input` back to the feature.
+  @inlinable
+  public func callAsFunction(_ input: Input) {
+    run.send(input)
+  }
+}
+
+/// One started effect run, as its `Send` sees it: its generation, where its
+/// inputs go, and whether its operation has returned.
+@usableFromInline
+final class EffectRunToken<Input: Sendable>: Sendable {
   @usableFromInline let generation: UInt64
   @usableFromInline let sink: @Sendable (EffectMessage<Input>) -> Void
+  @usableFromInline let returned = Atomic<Bool>(false)
 
   @inlinable
   init(generation: UInt64, sink: @escaping @Sendable (EffectMessage<Input>) -> Void) {
@@ -15,11 +51,19 @@ public struct Send<Input: Sendable>: Sendable {
     self.sink = sink
   }
 
-  /// Sends `input` back to the feature.
   @inlinable
-  public func callAsFunction(_ input: Input) {
-    sink(.sent(input, generation: generation))
+  func send(_ input: Input) {
+    if returned.load(ordering: .acquiring) {
+      sink(.late(input, generation: generation))
+    } else {
+      sink(.sent(input, generation: generation))
+    }
   }
+
+  /// Called by the run's task once its operation has returned, before it
+  /// reports `ended`.
+  @inlinable
+  func markReturned() { returned.store(true, ordering: .releasing) }
 }
 
 /// What a running effect tells its host.
@@ -27,6 +71,47 @@ public struct Send<Input: Sendable>: Sendable {
 package enum EffectMessage<Input: Sendable>: Sendable {
   /// An input from the effect run with this generation.
   case sent(Input, generation: UInt64)
+  /// An input sent through the run's `Send` after its operation returned:
+  /// always discarded.
+  case late(Input, generation: UInt64)
   /// The run with this generation has returned; nothing more will come from it.
   case ended(generation: UInt64)
+}
+
+/// Which effect run or binding the current task belongs to, if any: how a
+/// lifecycle call (`finish()`, `idle()`) made from inside one of a host's
+/// own effects knows not to wait for itself.
+@usableFromInline
+package struct EffectScope: Sendable {
+  @TaskLocal static var current: EffectScope?
+
+  /// The scope of the current task (not inlinable: task-locals are looked up
+  /// behind this call).
+  @usableFromInline
+  static func ofCurrentTask() -> EffectScope? { current }
+
+  /// Runs `operation` with `scope` as the current task's scope.
+  @usableFromInline
+  static func with(_ scope: EffectScope, _ operation: () async -> Void) async {
+    await $current.withValue(scope) { await operation() }
+  }
+
+  /// The host (a feature or tester) that started the run.
+  @usableFromInline let host: UInt64
+  /// The run's generation, or nil for a binding's task.
+  @usableFromInline let generation: UInt64?
+  /// The binding's id, or nil for an effect run.
+  @usableFromInline let binding: UInt64?
+
+  @inlinable init(host: UInt64, generation: UInt64? = nil, binding: UInt64? = nil) {
+    self.host = host
+    self.generation = generation
+    self.binding = binding
+  }
+
+  /// A fresh host id.
+  @inlinable
+  static func nextHost() -> UInt64 { hostCounter.add(1, ordering: .relaxed).newValue }
+
+  @usableFromInline static let hostCounter = Atomic<UInt64>(0)
 }

@@ -118,7 +118,9 @@ public struct FindNumberMachine: StateMachine {
 
   private func save(_ records: GameRecords, revision: Int) -> Effect<Input, Output> {
     let repository = self.records
-    return .run { send in
+    // Runs to completion: records changed by the last input before the
+    // screen closes are saved even though finish() cancels everything else.
+    return .run(onFinish: .runToCompletion) { send in
       do throws(FindNumberError) {
         try await repository.save(records, revision: revision)
       } catch {

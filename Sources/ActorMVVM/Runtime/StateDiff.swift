@@ -1,0 +1,63 @@
+/// The fields in which two values differ, found by reflection: what a
+/// failing `FeatureTester` assertion prints instead of two whole states.
+///
+/// Structs, classes, tuples, optionals and enum payloads are walked field
+/// by field; anything else (numbers, strings, collections) is compared by
+/// its `String(reflecting:)` description and reported whole. Paths use the
+/// stored property names: `route.start.latitude`.
+package enum StateDiff {
+  /// One field that differs: its path, and each side's description.
+  package struct Change: Equatable, Sendable {
+    package let path: String
+    package let old: String
+    package let new: String
+  }
+
+  /// The fields in which `old` and `new` differ, in declaration order.
+  package static func changes<Value>(from old: Value, to new: Value) -> [Change] {
+    var changes: [Change] = []
+    walk("", old, new, into: &changes)
+    return changes
+  }
+
+  /// The changes as `− path: old` / `+ path: new` lines, indented.
+  package static func lines<Value>(from old: Value, to new: Value, indent: String = "  ") -> String {
+    changes(from: old, to: new).map { change in
+      let path = change.path.isEmpty ? "(value)" : change.path
+      return "\(indent)− \(path): \(change.old)\n\(indent)+ \(path): \(change.new)"
+    }.joined(separator: "\n")
+  }
+
+  private static func walk(_ path: String, _ old: Any, _ new: Any, into changes: inout [Change]) {
+    let oldMirror = Mirror(reflecting: old)
+    let newMirror = Mirror(reflecting: new)
+    func join(_ label: String?) -> String {
+      let label = label ?? "?"
+      return path.isEmpty ? label : "\(path).\(label)"
+    }
+    let sameShape = oldMirror.children.count == newMirror.children.count
+    switch (oldMirror.displayStyle, newMirror.displayStyle) {
+    case (.struct, .struct) where sameShape, (.class, .class) where sameShape, (.tuple, .tuple) where sameShape:
+      for (oldChild, newChild) in zip(oldMirror.children, newMirror.children) {
+        walk(join(oldChild.label), oldChild.value, newChild.value, into: &changes)
+      }
+      return
+    case (.optional, .optional):
+      if let oldValue = oldMirror.children.first?.value, let newValue = newMirror.children.first?.value {
+        walk(path, oldValue, newValue, into: &changes)
+        return
+      }
+    case (.enum, .enum):
+      if let oldCase = oldMirror.children.first, let newCase = newMirror.children.first,
+        oldCase.label == newCase.label
+      {
+        walk(join(oldCase.label), oldCase.value, newCase.value, into: &changes)
+        return
+      }
+    default: break
+    }
+    let oldText = String(reflecting: old)
+    let newText = String(reflecting: new)
+    if oldText != newText { changes.append(Change(path: path, old: oldText, new: newText)) }
+  }
+}

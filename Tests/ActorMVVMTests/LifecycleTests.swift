@@ -1,0 +1,158 @@
+import ActorMVVM
+import ActorMVVMTesting
+import Synchronization
+import Testing
+
+/// A machine whose effects call back into their own feature's lifecycle.
+struct Reentrant: StateMachine {
+  let feature: Locked<Feature<Reentrant>?>
+  let saved: Locked<[Int]>
+  let bridgeGate = TestGate()
+  let sentGate = TestGate()
+
+  struct State: Equatable, Sendable {
+    var count = 0
+    var context = ""
+  }
+
+  enum Input: Sendable, Equatable {
+    case finishFromEffect
+    case idleFromEffect
+    case saveLast(Int)
+    case bridge
+    case bridged
+    case readContext
+    case context(String?, TaskPriority)
+  }
+
+  enum Output: Sendable, Equatable { case done }
+
+  @TaskLocal static var sender: String?
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    state.count += 1
+    let (feature, saved, bridgeGate, sentGate) = (self.feature, self.saved, self.bridgeGate, self.sentGate)
+    switch input {
+    case .finishFromEffect:
+      return .run { _ in await feature.withLock { $0 }?.finish() }
+    case .idleFromEffect:
+      return .run { send in
+        await feature.withLock { $0 }?.idle()
+        send(.bridged)
+      }
+    case .saveLast(let value):
+      return .run(onFinish: .runToCompletion) { _ in
+        // Most async I/O checks for cancellation first.
+        guard !Task.isCancelled else { return }
+        await Task.yield()
+        guard !Task.isCancelled else { return }
+        saved.withLock { $0.append(value) }
+      }
+    case .bridge:
+      // A completion-handler bridge that sends after the operation returned.
+      return .run { send in
+        Task.detached {
+          await bridgeGate.wait()
+          send(.bridged)
+          sentGate.open()
+        }
+      }
+    case .bridged:
+      return .none
+    case .context(let sender, let priority):
+      state.context = "\(sender ?? "no task-local") \(priority)"
+      return .none
+    case .readContext:
+      return .run(priority: .low) { send in send(.context(Self.sender, Task.currentPriority)) }
+    }
+  }
+}
+
+/// The lifecycle rules of the runtime-edges issue: calls safe from anywhere.
+@Suite("Feature lifecycle")
+struct LifecycleTests {
+  func makeFeature(_ counters: LifetimeCounters = LifetimeCounters()) -> (Feature<Reentrant>, Reentrant) {
+    let machine = Reentrant(feature: Locked(nil), saved: Locked([]))
+    let feature = Feature(machine, initialState: .init(), counters: counters)
+    machine.feature.withLock { $0 = feature }
+    return (feature, machine)
+  }
+
+  @Test("finish() from inside an effect returns, and a later finish() from outside too")
+  func finishFromEffect() async {
+    let counters = LifetimeCounters()
+    let (feature, _) = makeFeature(counters)
+    let states = feature.stateValues
+    feature.send(.finishFromEffect)
+    for await _ in states {}  // ends when the effect's finish() has finished the streams
+    await feature.finish()  // would hang if the first finish never returned
+    #expect(await feature.runningEffectCount == 0)
+  }
+
+  @Test("idle() from inside an effect returns (it reduces what is pending, without waiting for effects)")
+  func idleFromEffect() async {
+    let (feature, _) = makeFeature()
+    feature.send(.idleFromEffect)
+    await feature.idle()  // returns once the effect, which awaited idle(), has returned
+    #expect(await feature.state.count == 2)
+    await feature.finish()
+  }
+
+  @Test("A save asked for by the last input is made, even when it checks cancellation first", arguments: 0..<100)
+  func lastSaveIsNotLost(_ run: Int) async {
+    let (feature, machine) = makeFeature()
+    feature.send(.saveLast(run))
+    await feature.finish()
+    #expect(machine.saved.withLock { $0 } == [run])
+  }
+
+  @Test("An input sent after its effect returned is discarded and counted, apart from dropped inputs")
+  func lateSend() async {
+    let (feature, machine) = makeFeature()
+    feature.send(.bridge)
+    await feature.idle()  // the run has returned
+    machine.bridgeGate.open()  // now the callback fires
+    await machine.sentGate.wait()
+    await feature.flush()
+    #expect(await feature.state.count == 1)  // .bridged was not reduced
+    #expect(feature.lateEffectInputCount == 1)
+    #expect(feature.discardedEffectInputCount == 1)
+    #expect(feature.droppedInputCount == 0)
+    await feature.finish()
+  }
+
+  @Test("droppedInputCount counts inputs sent after finish(), not results of effects it cancelled")
+  func droppedMeansInputs() async {
+    let testClock = TestClock()
+    let feature = Feature(Probe(clock: testClock), initialState: .init())
+    feature.send(.load(1, after: .seconds(1)))
+    await testClock.waitForSleepers(1)
+    await feature.finish()  // cancels the load: its failure input is discarded
+    feature.send(.add(1))
+    #expect(feature.droppedInputCount == 1)
+    #expect(feature.discardedEffectInputCount == 1)
+  }
+
+  @Test("Effects run with no task-locals of the sender and with their own priority")
+  func effectContext() async {
+    let (feature, _) = makeFeature()
+    await Task(priority: .high) {
+      Reentrant.$sender.withValue("a sender's task-local") { feature.send(.readContext) }
+    }.value
+    await feature.idle()
+    #expect(await feature.state.context == "no task-local \(TaskPriority.low)")
+    await feature.finish()
+
+    let tester = FeatureTester(Reentrant(feature: Locked(nil), saved: Locked([])), initialState: .init())
+    await Task(priority: .high) {
+      await Reentrant.$sender.withValue("a sender's task-local") {
+        await tester.send(.readContext) { $0.count = 1 }
+      }
+    }.value
+    await tester.receive(.context(nil, .low)) {
+      $0.count = 2
+      $0.context = "no task-local \(TaskPriority.low)"
+    }
+    await tester.finish()
+  }
+}
