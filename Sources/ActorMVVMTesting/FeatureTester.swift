@@ -245,7 +245,7 @@ public actor FeatureTester<Machine: StateMachine> {
   /// effects still running), then cancels the effects and waits for them.
   /// An effect meant to outlive the test (a timer) is ended with
   /// ``cancelEffects()`` first.
-  public func finish(timeout: Duration = .seconds(1), sourceLocation: SourceLocation = #_sourceLocation) async {
+  public func finish(timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async {
     finished = true
     await settle(timeout: timeout)
     if exhaustivity == .on {

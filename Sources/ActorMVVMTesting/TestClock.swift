@@ -7,11 +7,12 @@ import ActorMVVM
 /// construction: no real time passes and nothing is hoped to "settle".
 ///
 /// - ``advance(by:)`` steps through the deadlines it passes, earliest
-///   first: it sets `now` to a deadline, resumes the sleepers due then (in
-///   the order they began sleeping), and waits until each has *observed*
-///   its wake-up (returned from `sleep`) before moving on. So a sleeper
-///   woken at 100 ms reads `now == 100 ms`, and it has run before one due
-///   at 200 ms is woken. `now` ends at the target.
+///   first: it sets `now` to a deadline, resumes the sleepers due then, and
+///   waits until each has *observed* its wake-up (is returning from
+///   `sleep`, with `now` at its deadline) before moving on. So sleepers
+///   return in deadline order, each at its own instant; what a sleeper does
+///   after `sleep` returns runs concurrently with the rest of the advance
+///   (and may read a later `now`). `now` ends at the target.
 /// - ``advance(by:expectingSleepers:)`` first waits until that many sleepers
 ///   are due by the target: the `advance` that cannot race the sleep it is
 ///   meant to end.
@@ -55,6 +56,8 @@ public final class TestClock: Clock, Sendable {
     /// returned from `sleep`, and the step waiting for them.
     var unobserved: Set<UInt64> = []
     var stepWaiter: CheckedContinuation<Void, Never>?
+    /// Each wake-up as its sleeper observed it: its deadline and `now` then.
+    var wakes: [(deadline: Instant, observedAt: Instant)] = []
 
     /// Records a change; hands back the gates to re-check.
     mutating func changed() -> [CheckedContinuation<Void, Never>] {
@@ -70,6 +73,11 @@ public final class TestClock: Clock, Sendable {
 
   public var now: Instant { state.withLock { $0.now } }
   public var minimumResolution: Duration { .zero }
+
+  /// Every wake-up by ``advance(by:)`` so far, in the order the sleepers
+  /// observed them (returned from `sleep`): the deadline and `now` at that
+  /// moment. For tests of the clock itself.
+  package var wakes: [(deadline: Instant, observedAt: Instant)] { state.withLock { $0.wakes } }
 
   /// Tasks asleep on this clock right now.
   public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
@@ -118,7 +126,9 @@ public final class TestClock: Clock, Sendable {
     // Woken: tell a waiting `advance` step, and forget a late cancellation.
     let step = state.withLock { state -> CheckedContinuation<Void, Never>? in
       state.cancelledBeforeSleeping.remove(id)
-      guard state.unobserved.remove(id) != nil, state.unobserved.isEmpty else { return nil }
+      guard state.unobserved.remove(id) != nil else { return nil }
+      state.wakes.append((deadline, state.now))
+      guard state.unobserved.isEmpty else { return nil }
       defer { state.stepWaiter = nil }
       return state.stepWaiter
     }

@@ -40,9 +40,11 @@ enum BenchmarkMain {
       case "combine": print(await Workloads.combineLatestEvents(events: 1_000_000))
       case "combine-relays": print(await Workloads.combineLatestRelays(events: 1_000_000))
       case "effects": print(await Workloads.supersedingEffects(count: 500_000))
+      case "flatmaplatest": print(await Workloads.flatMapLatestOperator(events: 500_000))
       default:
         print(
-          "unknown workload \(workload): inputs, fanout, fanout-stream, state-fanout, combine, combine-relays, effects")
+          "unknown workload \(workload): inputs, fanout, fanout-stream, state-fanout, combine, combine-relays, effects, flatmaplatest"
+        )
       }
       return
     }
@@ -158,6 +160,11 @@ enum BenchmarkMain {
     await add(
       "one pre-filled AsyncStream, iterated", "/s",
       await median(repetitions) { await Workloads.asyncStreamIteration(events: 500_000 / scale) }, nil, goal: "")
+    await add(
+      "flatMapLatest operator, outer elements/s (relay outer, one-element inners)", "/s",
+      await median(repetitions) { await Workloads.flatMapLatestOperator(events: 300_000 / scale) },
+      await median(repetitions) { await Workloads.flatMapLatestOperatorBaseline(events: 300_000 / scale) },
+      goal: "≥ 0.6M/s")
     await add(
       "superseding effects/s (flatMapLatest)", "/s",
       await median(repetitions) { await Workloads.supersedingEffects(count: 200_000 / scale) },

@@ -262,6 +262,54 @@ enum Workloads {
     return Double(count) / seconds(elapsed)
   }
 
+  /// flatMapLatest the operator: outer elements from a relay, each mapped
+  /// to an inner sequence of one element (Rx's `flatMapLatest { .just($0) }`).
+  /// Counts outer elements per second; superseded inners emit nothing.
+  static func flatMapLatestOperator(events: Int) async -> Double {
+    let relay = EventRelay<Int>(counters: LifetimeCounters())
+    let switched = relay.values.flatMapLatest { OneElement(value: $0) }
+    let start = ContinuousClock.now
+    let producer = Task {
+      for value in 0..<events { relay.accept(value) }
+      relay.finish()
+    }
+    var last = -1
+    for await value in switched { last = value }
+    await producer.value
+    let elapsed = ContinuousClock.now - start
+    precondition(last == events - 1, "flatMapLatest lost the last inner: \(last)")
+    return Double(events) / seconds(elapsed)
+  }
+
+  /// The hand-rolled flatMapLatest: cancel the previous task and start a
+  /// new one per outer element, which yields its one element.
+  static func flatMapLatestOperatorBaseline(events: Int) async -> Double {
+    let relay = EventRelay<Int>(counters: LifetimeCounters())
+    let outer = relay.values
+    let (output, continuation) = AsyncStream<Int>.makeStream()
+    let start = ContinuousClock.now
+    let driver = Task {
+      var current: Task<Void, Never>?
+      for await value in outer {
+        current?.cancel()
+        current = Task { if !Task.isCancelled { continuation.yield(value) } }
+      }
+      await current?.value
+      continuation.finish()
+    }
+    let producer = Task {
+      for value in 0..<events { relay.accept(value) }
+      relay.finish()
+    }
+    var last = -1
+    for await value in output { last = value }
+    await producer.value
+    await driver.value
+    let elapsed = ContinuousClock.now - start
+    precondition(last == events - 1, "baseline lost the last inner: \(last)")
+    return Double(events) / seconds(elapsed)
+  }
+
   /// The baselines' combineLatest: side-tagged values from one stream,
   /// counting a pair for each once both sides have one.
   static func combineByHand(_ merged: AsyncStream<(Int, Int)>) async -> Int {
@@ -439,5 +487,29 @@ enum Workloads {
     // Features deinit on their own executor a moment later; effects and subscriptions are gone now.
     precondition(counters.effects == 0 && counters.subscriptions == 0, "leak: \(counters.snapshot)")
     return seconds(elapsed)
+  }
+}
+
+/// A sequence of exactly one element that never suspends: the inner
+/// sequence of the flatMapLatest benchmark (Rx's `Observable.just`).
+struct OneElement: AsyncSequence, Sendable {
+  typealias Failure = Never
+  let value: Int
+
+  func makeAsyncIterator() -> Iterator { Iterator(value: value) }
+
+  struct Iterator: AsyncIteratorProtocol {
+    typealias Failure = Never
+    var value: Int?
+
+    mutating func next() async -> Int? {
+      defer { value = nil }
+      return value
+    }
+
+    mutating func next(isolation actor: isolated (any Actor)?) async -> Int? {
+      defer { value = nil }
+      return value
+    }
   }
 }

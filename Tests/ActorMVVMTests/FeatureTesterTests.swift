@@ -242,17 +242,12 @@ struct TestClockTests {
   @Test("One advance wakes sleepers in deadline order, each observing its own instant")
   func advanceInDeadlineOrder() async {
     let testClock = TestClock()
-    let seen = Locked<[String]>([])
-    let sleepers = [3, 1, 2].map { seconds in
-      Task {
-        try? await testClock.sleep(for: .seconds(seconds))
-        seen.withLock { $0.append("\(seconds)@\(testClock.now)") }
-      }
-    }
+    let sleepers = [3, 1, 2].map { seconds in Task { try? await testClock.sleep(for: .seconds(seconds)) } }
     await testClock.waitForSleepers(3)
     await testClock.advance(by: .seconds(3))
     for sleeper in sleepers { await sleeper.value }
-    #expect(seen.withLock { $0 } == ["1@1.0 seconds", "2@2.0 seconds", "3@3.0 seconds"])
+    let wakes = testClock.wakes.map { "\($0.deadline)@\($0.observedAt)" }
+    #expect(wakes == ["1.0 seconds@1.0 seconds", "2.0 seconds@2.0 seconds", "3.0 seconds@3.0 seconds"])
   }
 
   @Test("advance(by:expectingSleepers:) waits for the sleeper it is meant to wake")

@@ -33,7 +33,9 @@ import Synchronization
 ///    lets complete) and binding, finishes every stream, and returns once
 ///    every task it cancelled or spared has returned. Releasing the last
 ///    reference to an unfinished feature cancels its effects and bindings
-///    and finishes its streams too (without waiting).
+///    and finishes its streams too (without waiting); inputs still waiting
+///    in its mailbox are dropped (call `finish()` to have them reduced). No
+///    scheduled drain keeps a feature alive after its last reference goes.
 /// 8. **Lifecycle calls are safe from anywhere,** including from the
 ///    feature's own effects and bindings: ``finish()`` and ``idle()`` there
 ///    never wait for the calling task itself (see each for what they do).

@@ -86,7 +86,9 @@ struct Mailbox<Machine: StateMachine>: Sendable {
       return state.owner
     }
     guard let feature else { return }
-    Task { await feature.drain() }
+    // Weak: a scheduled drain must not keep a released (or just finished)
+    // feature alive; once its last reference is gone, nothing is left to drain.
+    Task { [weak feature] in await feature?.drain() }
   }
 
   /// Swaps the pending messages into `batch` (which must be empty). When
