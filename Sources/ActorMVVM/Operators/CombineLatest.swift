@@ -132,6 +132,7 @@ struct CombineLatestStateMachine<A: Sendable, B: Sendable>: OperatorStateMachine
   mutating func handle(_ event: Event, output: inout OperatorOutput<(A, B)>) -> Never? {
     switch event {
     case .a(let element):
+      precondition(!finishedA, "CombineLatestStateMachine: an element after the end of a, in \(self)")
       latestA = element
       if let latestB {
         output.emit((element, latestB))
@@ -139,6 +140,7 @@ struct CombineLatestStateMachine<A: Sendable, B: Sendable>: OperatorStateMachine
         output.finish()  // b ended empty: no pair can ever follow
       }
     case .b(let element):
+      precondition(!finishedB, "CombineLatestStateMachine: an element after the end of b, in \(self)")
       latestB = element
       if let latestA {
         output.emit((latestA, element))

@@ -142,6 +142,7 @@ struct DebounceStateMachine<Element: Sendable, Instant: InstantProtocol>: Operat
       timerRunning = true
       return .startTimer(until: now.advanced(by: interval))
     case .timerFired(let now):
+      precondition(timerRunning, "DebounceStateMachine: a timer fired while none was running, in \(self)")
       emitIfDue(at: now, into: &output)
       if let pending { return .rearm(until: pending.deadline) }
       timerRunning = false

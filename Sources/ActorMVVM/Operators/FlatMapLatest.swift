@@ -127,6 +127,7 @@ struct FlatMapLatestStateMachine<Outer: Sendable, Element: Sendable>: OperatorSt
   mutating func handle(_ event: Event, output: inout OperatorOutput<Element>) -> Command? {
     switch event {
     case .outer(let element):
+      precondition(!outerEnded, "FlatMapLatestStateMachine: an outer element after the outer's end, in \(self)")
       generation &+= 1
       innerActive = true
       return .switchInner(element, generation: generation)

@@ -157,6 +157,7 @@ struct ThrottleStateMachine<Element: Sendable, Instant: InstantProtocol>: Operat
       lastEmitted = now
       return nil
     case .timerFired(let now):
+      precondition(timerRunning, "ThrottleStateMachine: a timer fired while none was running, in \(self)")
       emitHeldIfDue(at: now, into: &output)
       if held != nil, let lastEmitted { return .rearm(until: lastEmitted.advanced(by: interval)) }
       timerRunning = false
@@ -167,6 +168,7 @@ struct ThrottleStateMachine<Element: Sendable, Instant: InstantProtocol>: Operat
       output.fail(error)
       return nil
     case .ended(nil):
+      precondition(!finishing, "ThrottleStateMachine: the upstream ended twice, in \(self)")
       if held != nil { finishing = true } else { output.finish() }
       return nil
     }
