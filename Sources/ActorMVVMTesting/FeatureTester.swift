@@ -282,7 +282,7 @@ public actor FeatureTester<Machine: StateMachine> {
   private func reduce(_ input: Input) {
     let effect = machine.reduce(into: &current, input)
     runner.perform(effect) { pendingOutputs.append($0) }
-    runner.startPending()  // each input is a batch of its own
+    runner.startPending(host: UInt64(UInt(bitPattern: ObjectIdentifier(inbox))))  // each input is a batch of its own
   }
 
   /// Asserts `after` is `before` changed by `update` (with exhaustivity

@@ -23,7 +23,7 @@ struct EffectRunnerTests {
     var runner = Runner(counters: LifetimeCounters()) { sink.push($0) }
     var arrivals = sink.arrived.values.makeAsyncIterator()
     runner.perform(.run(id: "load") { send in send(1) }) { _ in }
-    runner.startPending()
+    runner.startPending(host: 1)
     // Wait until run 1 has sent its result *and* ended: its work is done.
     _ = await arrivals.next()
     _ = await arrivals.next()
@@ -35,7 +35,7 @@ struct EffectRunnerTests {
     #expect(runner.isLive(generation))
     // A newer run with the same id supersedes it before the host handles its result.
     runner.perform(.run(id: "load") { _ in }) { _ in }
-    runner.startPending()
+    runner.startPending(host: 1)
     #expect(!runner.isLive(generation))
     for task in runner.cancelAll() { await task.value }
   }
@@ -48,7 +48,7 @@ struct EffectRunnerTests {
     {
       _ in
     }
-    runner.startPending()
+    runner.startPending(host: 1)
     #expect(runner.liveCount == 2)
     runner.perform(.cancel(id: "a")) { _ in }
     #expect(runner.liveCount == 1)
@@ -71,7 +71,7 @@ struct EffectRunnerTests {
     runner.perform(.cancel(id: "save")) { _ in }  // cancels 4
     #expect(runner.liveCount == 2)
     #expect(counters.effects == 0)  // recorded, not started
-    runner.startPending()
+    runner.startPending(host: 1)
     #expect(counters.effects + started.withLock(\.count) >= 2)
     for task in runner.cancelAll() { await task.value }
     #expect(started.withLock { $0.sorted() } == [2, 3])

@@ -74,12 +74,12 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
       self.b = b
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       let (a, b) = (self.a, self.b)
       return try await reader.next(

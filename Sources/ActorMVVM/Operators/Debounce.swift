@@ -70,12 +70,12 @@ where Base.Element: Sendable {
       self.clock = clock
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       let (base, interval, clock) = (self.base, self.interval, self.clock)
       return try await reader.next(
@@ -93,7 +93,7 @@ where Base.Element: Sendable {
     @inlinable
     static func perform(_ command: Machine.Command, core: OperatorCore<Machine>, clock: C) {
       guard case .startTimer(let deadline) = command else { return }
-      core.spawn { core in
+      core.spawn(immediate: true) { core in
         var deadline = deadline
         while true {
           do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }

@@ -63,12 +63,12 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
       self.transform = transform
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       let (base, transform) = (self.base, self.transform)
       return try await reader.next(
@@ -89,7 +89,7 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     ) {
       guard case .switchInner(let element, let generation) = command else { return }
       let inner = transform(element)
-      core.spawn(replacing: true) { core in
+      core.spawn(replacing: true, immediate: true) { core in
         await pump(
           inner, into: core, wrap: { .inner($0, generation: generation) },
           end: { .innerEnded($0, generation: generation) }, perform: { _, _ in })

@@ -72,12 +72,12 @@ where Base.Element: Sendable {
       self.latest = latest
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       let (base, interval, clock, latest) = (self.base, self.interval, self.clock, self.latest)
       return try await reader.next(
@@ -95,7 +95,7 @@ where Base.Element: Sendable {
     @inlinable
     static func perform(_ command: Machine.Command, core: OperatorCore<Machine>, clock: C) {
       guard case .startTimer(let deadline) = command else { return }
-      core.spawn { core in
+      core.spawn(immediate: true) { core in
         var deadline = deadline
         while true {
           do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }

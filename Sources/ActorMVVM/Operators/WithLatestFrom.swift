@@ -57,12 +57,12 @@ where Base.Element: Sendable, Other.Element: Sendable, Base.Failure == Other.Fai
       self.other = other
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       let (base, other) = (self.base, self.other)
       return try await reader.next(

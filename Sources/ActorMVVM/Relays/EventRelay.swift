@@ -118,17 +118,23 @@ public final class EventRelay<Value: Sendable>: Sendable {
 
       @inlinable init(subscription: Subscription) { self.subscription = subscription }
 
-      @inlinable
+      @inlinable @inline(__always)
       public mutating func next() async -> Value? { await next(isolation: nil) }
 
-      @inlinable
+      @inlinable @inline(__always)
       public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
+        // The fast path inlines into the caller's loop; only a refill is a call.
+        if let event = batch.pop(), !Task.isCancelled { return event }
+        return await refill(isolation: actor)
+      }
+
+      @inlinable
+      mutating func refill(isolation actor: isolated (any Actor)?) async -> Value? {
         if Task.isCancelled {
           subscription.end()
           batch = Batch()
           return nil
         }
-        if let event = batch.pop() { return event }
         batch.reset()
         guard await subscription.next(into: &batch.items, isolation: actor) else { return nil }
         return batch.pop()

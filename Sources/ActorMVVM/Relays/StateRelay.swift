@@ -92,6 +92,19 @@ public final class StateRelay<Value: Sendable>: Sendable {
     waiters.resume(returning: ())
   }
 
+  /// Like ``accept(_:)``, unless `newValue` equals the current value, in
+  /// which case nothing changes and nobody is woken. One lock either way.
+  @inlinable
+  public func acceptIfChanged(_ newValue: Value) where Value: Equatable {
+    let waiters = storage.withLock { table -> Wakeups<Void> in
+      guard !table.finished, table.shared.value != newValue else { return Wakeups() }
+      table.shared.value = newValue
+      table.shared.version &+= 1
+      return table.wakeAll { _ in }
+    }
+    waiters.resume(returning: ())
+  }
+
   /// Ends every subscription once it has seen the final value. Later
   /// subscriptions receive the final value and end. Idempotent.
   @inlinable

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What a relay keeps for each subscriber, and how a subscriber takes what
 /// it has not seen yet: the one difference between ``StateRelay``
 /// (a version number: conflation) and ``EventRelay`` (a backlog: lossless).
@@ -29,6 +27,8 @@ struct SubscriberSlot<Payload> {
   @usableFromInline var payload: Payload
   @usableFromInline var waiter: UnsafeContinuation<Void, Never>?
   @usableFromInline var cancelled = false
+  /// Set by the first `makeAsyncIterator()` over this subscription.
+  @usableFromInline var iterated = false
 
   @inlinable init(id: UInt64, payload: Payload) {
     self.id = id
@@ -82,18 +82,18 @@ final class Subscriber<Policy: SubscriberPolicy>: Sendable {
   @usableFromInline let counters: LifetimeCounters
   @usableFromInline let index: Int
   @usableFromInline let id: UInt64
-  /// Set by the first `makeAsyncIterator()` over this subscription.
-  @usableFromInline let iterated = Atomic<Bool>(false)
 
   @inlinable
   init(storage: Locked<SubscriberTable<Policy>>, counters: LifetimeCounters, payload: Policy.Payload) {
-    self.storage = storage
-    self.counters = counters
-    (index, id) = storage.withLock { table in
+    let slot = storage.withLock { table -> (index: Int, id: UInt64) in
       table.nextID &+= 1
       let id = table.nextID
       return (table.slots.insert(SubscriberSlot(id: id, payload: payload)), id)
     }
+    self.storage = storage
+    self.counters = counters
+    self.index = slot.index
+    self.id = slot.id
     counters.subscriptionCount.increment()
   }
 
@@ -102,7 +102,12 @@ final class Subscriber<Policy: SubscriberPolicy>: Sendable {
   /// Claims the subscription for an iterator; traps if one was made before.
   @inlinable
   func claimIterator(_ type: StaticString) {
-    let (claimed, _) = iterated.compareExchange(expected: false, desired: true, ordering: .relaxed)
+    let claimed = storage.withLock { table -> Bool in
+      // An ended subscription can be claimed: its iterator just returns nil.
+      guard table.slots[index]?.id == id else { return true }
+      defer { table.slots[index]!.iterated = true }
+      return !table.slots[index]!.iterated
+    }
     precondition(
       claimed,
       "\(type) is one subscription and can be iterated once; read the relay's `values` again for another subscriber")

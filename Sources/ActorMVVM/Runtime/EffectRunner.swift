@@ -8,7 +8,7 @@
 /// results re-enter.
 ///
 /// **Deferred start.** ``perform(_:emit:)`` only records a run; the host
-/// calls ``startPending()`` once it has reduced its current batch of inputs
+/// calls ``startPending(host:)`` once it has reduced its current batch of inputs
 /// (still inside the same actor turn). A run cancelled or superseded before
 /// then never gets a task: a burst of superseding requests reduced in one
 /// batch starts one task, for the last of them, which is all
@@ -54,8 +54,6 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   @usableFromInline var live: [UInt64: Started] = [:]
   /// Cancelled runs whose tasks have not returned yet.
   @usableFromInline var winding: [UInt64: Task<Void, Never>] = [:]
-  /// This runner's host, as its runs' ``EffectScope`` names it.
-  @usableFromInline let host: UInt64
   /// The live run (pending or started) of each cancellation id.
   @usableFromInline var generationOfID: [AnyCancelID: UInt64] = [:]
   @usableFromInline let counters: LifetimeCounters
@@ -65,7 +63,6 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   package init(counters: LifetimeCounters, sink: @escaping @Sendable (EffectMessage<Input>) -> Void) {
     self.counters = counters
     self.sink = sink
-    self.host = EffectScope.nextHost()
   }
 
   /// Runs that are live, started or not.
@@ -93,10 +90,11 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     live.values.filter { !$0.survivesFinish }.map(\.task) + winding.values
   }
 
-  /// The run or binding of this runner's host that the current task
-  /// belongs to, if any.
+  /// The run or binding of `host` (this runner's host: the id its runs'
+  /// ``EffectScope`` carries, passed in rather than stored, to keep an idle
+  /// feature small) that the current task belongs to, if any.
   @inlinable
-  package var callerScope: EffectScope? {
+  package func callerScope(host: UInt64) -> EffectScope? {
     guard let scope = EffectScope.ofCurrentTask(), scope.host == host else { return nil }
     return scope
   }
@@ -114,7 +112,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   package func isLive(_ generation: UInt64) -> Bool { live[generation] != nil }
 
   /// Performs `effect`: outputs go to `emit` synchronously and in order;
-  /// runs are recorded to start at the next ``startPending()``;
+  /// runs are recorded to start at the next ``startPending(host:)``;
   /// cancellations cancel.
   @inlinable
   package mutating func perform(_ effect: Effect<Input, Output>, emit: (Output) -> Void) {
@@ -130,15 +128,16 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   }
 
   /// Starts a task for every recorded run still live, in the order they
-  /// were performed.
+  /// were performed; `host` is the id their ``EffectScope`` carries.
   @inlinable
-  package mutating func startPending() {
+  package mutating func startPending(host: UInt64) {
     guard !pending.isEmpty else { return }
     for (offset, run) in pending.enumerated() {
       guard let run else { continue }  // cancelled before it started
       let generation = pendingBase + UInt64(offset)
       live[generation] = Started(
-        task: start(run, generation: generation), id: run.id, survivesFinish: run.onFinish == .runToCompletion)
+        task: start(run, generation: generation, host: host), id: run.id,
+        survivesFinish: run.onFinish == .runToCompletion)
     }
     pending.removeAll(keepingCapacity: true)
     pendingLive = 0
@@ -191,7 +190,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   }
 
   @inlinable
-  func start(_ run: Effect<Input, Output>.Run, generation: UInt64) -> Task<Void, Never> {
+  func start(_ run: Effect<Input, Output>.Run, generation: UInt64, host: UInt64) -> Task<Void, Never> {
     let token = EffectRunToken(generation: generation, sink: sink)
     let operation = run.operation
     let sink = self.sink

@@ -43,6 +43,11 @@ package struct Locked<Value>: @unchecked Sendable {
     buffer = LockedStorage.create(value)
   }
 
+  /// The identity of this lock's storage: unique while the lock lives, and
+  /// shared by its copies. Touches nothing inside.
+  @inlinable
+  package var identity: ObjectIdentifier { ObjectIdentifier(buffer) }
+
   /// Runs `body` with exclusive access to the value. `body` must not
   /// suspend (it cannot: it is synchronous) and must not take this lock again.
   @inlinable @inline(__always)

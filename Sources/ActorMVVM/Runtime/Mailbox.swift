@@ -41,6 +41,11 @@ struct Mailbox<Machine: StateMachine>: Sendable {
 
   @inlinable init() { state = Locked(State()) }
 
+  /// This mailbox's feature, as its effects' and bindings' ``EffectScope``
+  /// names it: the identity of the lock storage, unique while it lives.
+  @inlinable
+  var host: UInt64 { UInt64(UInt(bitPattern: state.identity)) }
+
   /// Called once, from the feature's initialiser.
   @inlinable
   func attach(_ feature: Feature<Machine>) {
@@ -121,11 +126,11 @@ struct Mailbox<Machine: StateMachine>: Sendable {
   /// Returns nil (and starts nothing) once closed.
   @inlinable
   func startBinding(
-    host: UInt64,
     counters: LifetimeCounters,
     _ body: @escaping @Sendable (Mailbox) async -> Void
   ) -> Task<Void, Never>? {
     let mailbox = self
+    let host = self.host
     return state.withLock { state in
       guard !state.closed else { return nil }
       state.nextBindingID &+= 1

@@ -108,10 +108,4 @@ package struct EffectScope: Sendable {
     self.generation = generation
     self.binding = binding
   }
-
-  /// A fresh host id.
-  @inlinable
-  static func nextHost() -> UInt64 { hostCounter.add(1, ordering: .relaxed).newValue }
-
-  @usableFromInline static let hostCounter = Atomic<UInt64>(0)
 }

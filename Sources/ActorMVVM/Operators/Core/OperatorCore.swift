@@ -49,10 +49,14 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
     @usableFromInline let command: Machine.Command?
     /// False once the operator is over: the producer should stop.
     @usableFromInline let open: Bool
+    /// `capacity` elements wait for the consumer: the producer should call
+    /// ``waitForRoom()`` before pulling again.
+    @usableFromInline let full: Bool
 
-    @inlinable init(command: Machine.Command?, open: Bool) {
+    @inlinable init(command: Machine.Command?, open: Bool, full: Bool = false) {
       self.command = command
       self.open = open
+      self.full = full
     }
   }
 
@@ -81,12 +85,16 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
   /// the task takes the operator's one replaceable slot and cancels the
   /// task that held it (a superseded inner sequence).
   ///
-  /// Where the platform has `Task.immediate`, the task starts running in
-  /// the caller until it first suspends: a timer is asleep on its clock,
-  /// and an inner sequence that has its element ready has delivered it,
-  /// before `spawn` returns, with no thread hop.
+  /// With `immediate`, where the platform has `Task.immediate`, the task
+  /// starts running in the caller (itself one of this operator's tasks)
+  /// until it first suspends: a timer is asleep on its clock, and an inner
+  /// sequence that has its element ready has delivered it, before `spawn`
+  /// returns, with no thread hop. Upstream pumps are started normally:
+  /// started inline from the consumer, they measured slower.
   @inlinable
-  func spawn(replacing: Bool = false, _ body: @escaping @Sendable (OperatorCore) async -> Void) {
+  func spawn(
+    replacing: Bool = false, immediate: Bool = false, _ body: @escaping @Sendable (OperatorCore) async -> Void
+  ) {
     let reserved = state.withLock { state -> (id: UInt64, replaced: Task<Void, Never>?)? in
       guard !state.closed else { return nil }
       state.nextTaskID &+= 1
@@ -111,7 +119,7 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
       self.probe?.idle()
     }
     let task: Task<Void, Never>
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+    if immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
       task = Task.immediate(operation: operation)
     } else {
       task = Task(operation: operation)
@@ -147,7 +155,8 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
         return (Delivery(command: command, open: true), nil)
       }
       defer { state.consumer = nil }
-      return (Delivery(command: command, open: !state.closed), state.consumer)
+      let full = state.output.elements.count >= capacity
+      return (Delivery(command: command, open: !state.closed, full: full), state.consumer)
     }
     if let consumer {
       probe?.busy()
@@ -271,13 +280,26 @@ struct OperatorReader<Machine: OperatorStateMachine> {
 
   @inlinable init() {}
 
-  /// Starts the operator on the first call: creates the core and lets
-  /// `start` spawn its feeding tasks.
-  @inlinable
+  /// The next element: from the drained batch when it has one (inlined
+  /// into the iterator), else from ``refill(start:failure:isolation:)``.
+  @inlinable @inline(__always)
   mutating func next<Failure: Error>(
     start: () -> OperatorCore<Machine>,
     failure: Failure.Type,
     isolation actor: isolated (any Actor)? = #isolation
+  ) async throws(Failure) -> Machine.Element? {
+    // Cancellation is honoured at every call, also while draining a batch.
+    if let element = batch.pop(), !Task.isCancelled { return element }
+    return try await refill(start: start, failure: failure, isolation: actor)
+  }
+
+  /// Starts the operator on the first call (creates the core and lets
+  /// `start` spawn its feeding tasks), then waits for the next batch.
+  @inlinable
+  mutating func refill<Failure: Error>(
+    start: () -> OperatorCore<Machine>,
+    failure: Failure.Type,
+    isolation actor: isolated (any Actor)?
   ) async throws(Failure) -> Machine.Element? {
     switch phase {
     case .done: return nil
@@ -286,10 +308,9 @@ struct OperatorReader<Machine: OperatorStateMachine> {
       phase = .running
     case .running: break
     }
-    let core = lifetime.unsafelyUnwrapped.core
     if Task.isCancelled { return end() }
-    if let element = batch.pop() { return element }
     batch.reset()
+    let core = lifetime.unsafelyUnwrapped.core
     let receipt = await withTaskCancellationHandler(
       operation: { await core.receive(into: &batch.items, isolation: actor) },
       onCancel: { core.terminate() },
@@ -333,7 +354,8 @@ func pump<Upstream: AsyncSequence, Machine: OperatorStateMachine>(
     while let element = try await iterator.next() {
       let delivery = core.deliver(wrap(element))
       if let command = delivery.command { perform(command, core) }
-      guard delivery.open, await core.waitForRoom() else { return }
+      guard delivery.open else { return }
+      if delivery.full, await !core.waitForRoom() { return }
     }
     if Task.isCancelled { return }  // a cancelled upstream's nil is not its end
     let delivery = core.deliver(end(nil))
