@@ -79,16 +79,7 @@ struct OperatorStateMachineTests {
   }
 }
 
-extension DebounceStateMachine.Command: Equatable {
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    switch (lhs, rhs) {
-    case (.startTimer(let a), .startTimer(let b)), (.rearm(let a), .rearm(let b)): a == b
-    default: false
-    }
-  }
-}
-
-extension ThrottleStateMachine.Command: Equatable {
+extension TimerCommand: Equatable {
   public static func == (lhs: Self, rhs: Self) -> Bool {
     switch (lhs, rhs) {
     case (.startTimer(let a), .startTimer(let b)), (.rearm(let a), .rearm(let b)): a == b

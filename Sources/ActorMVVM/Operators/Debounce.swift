@@ -84,24 +84,10 @@ where Base.Element: Sendable {
           core.spawn { core in
             await pump(
               base, into: core, wrap: { .element($0, at: clock.now) }, end: { .ended($0) },
-              perform: { command, core in Self.perform(command, core: core, clock: clock) })
+              perform: { command, core in core.performTimer(command, clock: clock) })
           }
           return core
         }, failure: Failure.self, isolation: actor)
-    }
-
-    @inlinable
-    static func perform(_ command: Machine.Command, core: OperatorCore<Machine>, clock: C) {
-      guard case .startTimer(let deadline) = command else { return }
-      core.spawn(immediate: true) { core in
-        var deadline = deadline
-        while true {
-          do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
-          let delivery = core.deliver(.timerFired(at: clock.now))
-          guard delivery.open, case .rearm(let next)? = delivery.command else { return }
-          deadline = next
-        }
-      }
     }
   }
 }
@@ -110,7 +96,7 @@ where Base.Element: Sendable {
 /// newer element only moves the deadline, and the timer, when it wakes
 /// early, sleeps again until the new one.
 @usableFromInline
-struct DebounceStateMachine<Element: Sendable, Instant: InstantProtocol>: OperatorStateMachine {
+struct DebounceStateMachine<Element: Sendable, Instant: InstantProtocol>: TimedStateMachine {
   @usableFromInline
   enum Event: Sendable {
     case element(Element, at: Instant)
@@ -118,13 +104,9 @@ struct DebounceStateMachine<Element: Sendable, Instant: InstantProtocol>: Operat
     case timerFired(at: Instant)
   }
 
-  @usableFromInline
-  enum Command {
-    /// No timer runs: start one that wakes at the deadline.
-    case startTimer(until: Instant)
-    /// The timer woke before the current deadline: sleep again until it.
-    case rearm(until: Instant)
-  }
+  @usableFromInline typealias Command = TimerCommand<Instant>
+
+  @inlinable static func timerFired(at now: Instant) -> Event { .timerFired(at: now) }
 
   @usableFromInline let interval: Instant.Duration
   @usableFromInline var pending: (element: Element, deadline: Instant)?

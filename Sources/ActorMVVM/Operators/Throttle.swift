@@ -86,24 +86,10 @@ where Base.Element: Sendable {
           core.spawn { core in
             await pump(
               base, into: core, wrap: { .element($0, at: clock.now) }, end: { .ended($0) },
-              perform: { command, core in Self.perform(command, core: core, clock: clock) })
+              perform: { command, core in core.performTimer(command, clock: clock) })
           }
           return core
         }, failure: Failure.self, isolation: actor)
-    }
-
-    @inlinable
-    static func perform(_ command: Machine.Command, core: OperatorCore<Machine>, clock: C) {
-      guard case .startTimer(let deadline) = command else { return }
-      core.spawn(immediate: true) { core in
-        var deadline = deadline
-        while true {
-          do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
-          let delivery = core.deliver(.timerFired(at: clock.now))
-          guard delivery.open, case .rearm(let next)? = delivery.command else { return }
-          deadline = next
-        }
-      }
     }
   }
 }
@@ -112,7 +98,7 @@ where Base.Element: Sendable {
 /// opens at each emission; a held element (latest mode) is emitted when
 /// the window closes, at the instant it closes.
 @usableFromInline
-struct ThrottleStateMachine<Element: Sendable, Instant: InstantProtocol>: OperatorStateMachine {
+struct ThrottleStateMachine<Element: Sendable, Instant: InstantProtocol>: TimedStateMachine {
   @usableFromInline
   enum Event: Sendable {
     case element(Element, at: Instant)
@@ -120,11 +106,9 @@ struct ThrottleStateMachine<Element: Sendable, Instant: InstantProtocol>: Operat
     case timerFired(at: Instant)
   }
 
-  @usableFromInline
-  enum Command {
-    case startTimer(until: Instant)
-    case rearm(until: Instant)
-  }
+  @usableFromInline typealias Command = TimerCommand<Instant>
+
+  @inlinable static func timerFired(at now: Instant) -> Event { .timerFired(at: now) }
 
   @usableFromInline let interval: Instant.Duration
   @usableFromInline let latest: Bool
