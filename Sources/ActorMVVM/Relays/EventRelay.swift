@@ -153,10 +153,9 @@ public final class EventRelay<Value: Sendable>: Sendable {
 
     @inlinable
     func next() async -> Value? {
-      if Task.isCancelled {
-        subscription.end()
-        return nil
-      }
+      // No cancellation check here: `AsyncStream(unfolding:)` checks at
+      // every `next()` itself and then ends, releasing this cursor
+      // (`EdgeTests.eventRelayCancelledWithBacklog`).
       if let event = batch.withLock({ $0.pop() }) { return event }
       var items = batch.withLock { $0.takeStorage() }
       guard await subscription.next(into: &items, isolation: nil) else { return nil }
