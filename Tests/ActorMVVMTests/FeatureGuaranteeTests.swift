@@ -202,3 +202,44 @@ struct FeatureGuaranteeTests {
     await feature.finish()
   }
 }
+
+/// A machine whose failure input carries its own error type.
+struct TypedFailure: StateMachine {
+  enum LoadError: Error, Equatable { case offline }
+  struct State: Equatable, Sendable { var errors: [LoadError] = [] }
+  enum Input: Sendable, Equatable { case load, loadOne, loaded(Int), failed(LoadError) }
+  typealias Output = Never
+
+  static func fetch() async throws(LoadError) -> Int { throw .offline }
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .load:
+      return .run { (send) async throws(LoadError) in
+        send(.loaded(try await Self.fetch()))
+      } catch: {
+        .failed($0)
+      }
+    case .loadOne:
+      return .task { () async throws(LoadError) in
+        .loaded(try await Self.fetch())
+      } catch: {
+        .failed($0)
+      }
+    case .loaded: return .none
+    case .failed(let error):
+      state.errors.append(error)
+      return .none
+    }
+  }
+}
+
+@Test("7. Typed failures: catch receives the operation's own error type")
+func typedFailures() async {
+  let tester = FeatureTester(TypedFailure(), initialState: .init())
+  await tester.send(.load)
+  await tester.receive(.failed(.offline)) { $0.errors = [.offline] }
+  await tester.send(.loadOne)
+  await tester.receive(.failed(.offline)) { $0.errors = [.offline, .offline] }
+  await tester.finish()
+}

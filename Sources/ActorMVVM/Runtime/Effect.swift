@@ -6,11 +6,13 @@
 /// - ``none``: nothing.
 /// - ``emit(_:)``: deliver an output to every subscriber, in order, before
 ///   the next input is reduced.
-/// - ``run(id:priority:operation:)``: start async work, concurrently with the
-///   mailbox, that feeds inputs back through ``Send``.
-/// - ``run(id:priority:operation:catch:)``: the same for throwing work; an
-///   error becomes the input `catch` makes of it (failures are values).
-/// - ``task(id:priority:operation:catch:)``: one async result mapped to one input.
+/// - ``run(id:priority:onFinish:operation:)``: start async work, concurrently
+///   with the mailbox, that feeds inputs back through ``Send``.
+/// - ``run(id:priority:onFinish:operation:catch:)``: the same for throwing
+///   work; an error, with its type, becomes the input `catch` makes of it
+///   (failures are values).
+/// - ``task(id:priority:onFinish:operation:catch:)``: one async result mapped
+///   to one input.
 /// - ``cancel(id:)``: cancel the running effect with that id.
 /// - ``merge(_:)``: several of the above, performed in order.
 ///
@@ -100,32 +102,36 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
   }
 
   /// Runs throwing work; if it throws, `catch` turns the error into an input,
-  /// which is reduced like any other (unless the effect was cancelled).
+  /// which is reduced like any other (unless the effect was cancelled). The
+  /// error keeps its type: with an operation that `throws(WeatherError)`,
+  /// `catch` receives a `WeatherError`, so `catch: { .failed($0) }` compiles
+  /// against a typed failure input. (An untyped operation gives `any Error`.)
   @inlinable
-  public static func run(
+  public static func run<Failure: Error>(
     id: (any Hashable & Sendable)? = nil,
     priority: TaskPriority? = nil,
     onFinish: EffectFinishBehavior = .cancel,
-    operation: @escaping @Sendable (Send<Input>) async throws -> Void,
-    catch: @escaping @Sendable (any Error) -> Input
+    operation: @escaping @Sendable (Send<Input>) async throws(Failure) -> Void,
+    catch: @escaping @Sendable (Failure) -> Input
   ) -> Effect {
     run(id: id, priority: priority, onFinish: onFinish) { send in
-      do { try await operation(send) } catch { send(`catch`(error)) }
+      do throws(Failure) { try await operation(send) } catch { send(`catch`(error)) }
     }
   }
 
   /// Runs one async computation and feeds its result back as an input: the
-  /// replacement for subscribing to a `Single`.
+  /// replacement for subscribing to a `Single`. The error keeps its type, as
+  /// in ``run(id:priority:onFinish:operation:catch:)``.
   @inlinable
-  public static func task(
+  public static func task<Failure: Error>(
     id: (any Hashable & Sendable)? = nil,
     priority: TaskPriority? = nil,
     onFinish: EffectFinishBehavior = .cancel,
-    operation: @escaping @Sendable () async throws -> Input,
-    catch: @escaping @Sendable (any Error) -> Input
+    operation: @escaping @Sendable () async throws(Failure) -> Input,
+    catch: @escaping @Sendable (Failure) -> Input
   ) -> Effect {
     run(id: id, priority: priority, onFinish: onFinish) { send in
-      do { send(try await operation()) } catch { send(`catch`(error)) }
+      do throws(Failure) { send(try await operation()) } catch { send(`catch`(error)) }
     }
   }
 

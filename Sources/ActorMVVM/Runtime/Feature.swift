@@ -40,7 +40,7 @@ import Synchronization
 ///    feature's own effects and bindings: ``finish()`` and ``idle()`` there
 ///    never wait for the calling task itself (see each for what they do).
 /// 7. **Failures are values.** Throwing effects turn errors into inputs
-///    (``Effect/run(id:priority:operation:catch:)``).
+///    with their type (``Effect/run(id:priority:onFinish:operation:catch:)``).
 ///
 /// ## Performance shape
 /// ``send(_:)`` appends to a locked buffer; the first send into an idle

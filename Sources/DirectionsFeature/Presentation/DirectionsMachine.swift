@@ -87,15 +87,11 @@ public struct DirectionsMachine: StateMachine {
       state.error = nil
       let (service, activity) = (self.service, self.activity)
       let navigation = NavigationData(start: start, goal: goal)
-      return .run(id: ID.route) { send in
-        do throws(DirectionsError) {
-          let route = try await activity.track { () async throws(DirectionsError) in
-            try await service.route(navigation)
-          }
-          send(.routeLoaded(route))
-        } catch {
-          send(.routeFailed(error))
-        }
+      return .task(id: ID.route) { () async throws(DirectionsError) in
+        .routeLoaded(
+          try await activity.track { () async throws(DirectionsError) in try await service.route(navigation) })
+      } catch: {
+        .routeFailed($0)
       }
     case .detailTapped:
       state.isDetailShown = !state.guide.isEmpty

@@ -107,12 +107,10 @@ public struct FindNumberMachine: StateMachine {
 
   private func fetch(then result: @escaping @Sendable (Int) -> Input) -> Effect<Input, Output> {
     let numbers = self.numbers
-    return .run(id: ID.fetch) { send in
-      do throws(FindNumberError) {
-        send(result(try await numbers.nextTarget()))
-      } catch {
-        send(.fetchFailed(error))
-      }
+    return .task(id: ID.fetch) { () async throws(FindNumberError) in
+      result(try await numbers.nextTarget())
+    } catch: {
+      .fetchFailed($0)
     }
   }
 
@@ -120,12 +118,10 @@ public struct FindNumberMachine: StateMachine {
     let repository = self.records
     // Runs to completion: records changed by the last input before the
     // screen closes are saved even though finish() cancels everything else.
-    return .run(onFinish: .runToCompletion) { send in
-      do throws(FindNumberError) {
-        try await repository.save(records, revision: revision)
-      } catch {
-        send(.saveFailed(error))
-      }
+    return .run(onFinish: .runToCompletion) { (_) async throws(FindNumberError) in
+      try await repository.save(records, revision: revision)
+    } catch: {
+      .saveFailed($0)
     }
   }
 }

@@ -62,12 +62,10 @@ public struct LoginMachine: StateMachine {
       state.isLoading = true
       state.errorMessage = nil
       let (auth, id, password) = (self.auth, state.id, state.password)
-      return .run(id: RequestID.login) { send in
-        do throws(LoginError) {
-          send(.loginSucceeded(try await auth.login(id: id, password: password)))
-        } catch {
-          send(.loginFailed(error))
-        }
+      return .task(id: RequestID.login) { () async throws(LoginError) in
+        .loginSucceeded(try await auth.login(id: id, password: password))
+      } catch: {
+        .loginFailed($0)
       }
     case .loginSucceeded(let session):
       state.isLoading = false

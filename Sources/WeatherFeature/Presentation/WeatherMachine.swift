@@ -59,19 +59,16 @@ public struct WeatherMachine: StateMachine {
       state.isLoading = true
       state.error = nil
       let (geocoder, weather) = (self.geocoder, self.weather)
-      return .run(id: LookupID.lookup) { send in
-        do throws(WeatherError) {
-          guard let location = try await geocoder.locations(matching: city).first else {
-            send(.notFound)
-            return
-          }
-          send(.located(location))
-          send(
-            .weatherLoaded(try await weather.currentWeather(latitude: location.latitude, longitude: location.longitude))
-          )
-        } catch {
-          send(.failed(error))
+      return .run(id: LookupID.lookup) { (send) async throws(WeatherError) in
+        guard let location = try await geocoder.locations(matching: city).first else {
+          send(.notFound)
+          return
         }
+        send(.located(location))
+        send(
+          .weatherLoaded(try await weather.currentWeather(latitude: location.latitude, longitude: location.longitude)))
+      } catch: {
+        .failed($0)
       }
     case .located(let location):
       state.locationName = location.name
