@@ -48,21 +48,17 @@ public struct HomeMachine: StateMachine {
     case .appeared:
       state.isLoading = true
       let home = self.home
-      return .run(id: ID.home) { send in
-        do throws(InterviewError) {
-          send(.homeLoaded(try await home.home()))
-        } catch {
-          send(.failed(TriggeredError(.home, error)))
-        }
+      return .task(id: ID.home) { () async throws(InterviewError) in
+        .homeLoaded(try await home.home())
+      } catch: {
+        .failed(TriggeredError(.home, $0))
       }
     case .refreshUnreadTapped:
       let home = self.home
-      return .run(id: ID.unread) { send in
-        do throws(InterviewError) {
-          send(.unreadLoaded(try await home.home().unreadCount))
-        } catch {
-          send(.failed(TriggeredError(.unread, error)))
-        }
+      return .task(id: ID.unread) { () async throws(InterviewError) in
+        .unreadLoaded(try await home.home().unreadCount)
+      } catch: {
+        .failed(TriggeredError(.unread, $0))
       }
     case .homeLoaded(let data):
       state.isLoading = false

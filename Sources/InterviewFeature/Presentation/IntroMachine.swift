@@ -37,13 +37,11 @@ public struct IntroMachine: StateMachine {
       state.isChecking = true
       state.error = nil
       let (serviceCheck, session) = (self.serviceCheck, self.session)
-      return .run(id: "intro") { send in
-        do throws(InterviewError) {
-          let status = try await serviceCheck.serviceStatus()
-          send(.checked(status, restored: status.available ? await session.restore() : nil))
-        } catch {
-          send(.failed(error))
-        }
+      return .task(id: "intro") { () async throws(InterviewError) in
+        let status = try await serviceCheck.serviceStatus()
+        return .checked(status, restored: status.available ? await session.restore() : nil)
+      } catch: {
+        .failed($0)
       }
     case .checked(let status, let user):
       state.isChecking = false

@@ -133,12 +133,10 @@ public struct DeclareMachine: StateMachine {
       state.isSubmitting = true
       state.error = nil
       let (declare, messageId, reason) = (self.declare, state.message.messageId, state.reason)
-      return .run(id: "declare") { send in
-        do throws(InterviewError) {
-          send(.declared(try await declare.declare(messageId: messageId, reason: reason)))
-        } catch {
-          send(.failed(error))
-        }
+      return .task(id: "declare") { () async throws(InterviewError) in
+        .declared(try await declare.declare(messageId: messageId, reason: reason))
+      } catch: {
+        .failed($0)
       }
     case .declared(let result):
       state.isSubmitting = false
@@ -186,12 +184,10 @@ public struct MyPageMachine: StateMachine {
     case .appeared:
       state.isLoading = true
       let myPage = self.myPage
-      return .run(id: "page") { send in
-        do throws(InterviewError) {
-          send(.loaded(try await myPage.myPage()))
-        } catch {
-          send(.failed(error))
-        }
+      return .task(id: "page") { () async throws(InterviewError) in
+        .loaded(try await myPage.myPage())
+      } catch: {
+        .failed($0)
       }
     case .logoutTapped:
       let session = self.session

@@ -63,28 +63,20 @@ public struct ReportMachine: StateMachine {
     let (analysis, activity, termNo) = (self.analysis, self.activity, state.termNo)
     switch input {
     case .loadTriggered:
-      return .run(id: ID.load) { send in
-        do throws(InterviewError) {
-          send(
-            .interviewLoaded(
-              try await activity.track { () async throws(InterviewError) in
-                try await analysis.interview(termNo: termNo)
-              }))
-        } catch {
-          send(.failed(TriggeredError(.load, error)))
-        }
+      return .task(id: ID.load) { () async throws(InterviewError) in
+        .interviewLoaded(
+          try await activity.track { () async throws(InterviewError) in try await analysis.interview(termNo: termNo) })
+      } catch: {
+        .failed(TriggeredError(.load, $0))
       }
     case .totalReportTriggered:
-      return .run(id: ID.total) { send in
-        do throws(InterviewError) {
-          send(
-            .reportLoaded(
-              try await activity.track { () async throws(InterviewError) in
-                try await analysis.analysisReport(termNo: termNo)
-              }))
-        } catch {
-          send(.failed(TriggeredError(.totalReport, error)))
-        }
+      return .task(id: ID.total) { () async throws(InterviewError) in
+        .reportLoaded(
+          try await activity.track { () async throws(InterviewError) in
+            try await analysis.analysisReport(termNo: termNo)
+          })
+      } catch: {
+        .failed(TriggeredError(.totalReport, $0))
       }
     case .interviewLoaded(let interview):
       state.interview = interview
