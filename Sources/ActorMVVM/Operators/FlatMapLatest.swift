@@ -19,9 +19,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///   returns nil forever.
   /// - **Buffering:** the outer and the current inner run in their own
   ///   tasks; at most 128 elements wait for the consumer before they stop
-  ///   being pulled. Where the platform has `Task.immediate`, an inner
-  ///   sequence starts in the outer's task and runs there until it first
-  ///   suspends, so an inner that has its element ready costs no thread hop.
+  ///   being pulled.
+  /// - **Cost:** one task per inner sequence, as a hand-rolled
+  ///   cancel-and-restart would make; Rx subscribes synchronously and is
+  ///   somewhat faster for inners that complete at once (see the README's
+  ///   benchmarks).
   @inlinable
   public func flatMapLatest<Inner: AsyncSequence & Sendable>(
     _ transform: @escaping @Sendable (Element) -> Inner
