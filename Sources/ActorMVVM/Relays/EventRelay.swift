@@ -106,17 +106,20 @@ public final class EventRelay<Value: Sendable>: Sendable {
     /// Makes the one iterator of this subscription; a second call traps.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
-      subscription.claimIterator("EventRelay.Values")
-      return Iterator(subscription: subscription)
+      Iterator(subscription: subscription, checksCancellation: subscription.claimIterator("EventRelay.Values"))
     }
 
     public struct Iterator: AsyncIteratorProtocol {
       public typealias Element = Value
       public typealias Failure = Never
       @usableFromInline let subscription: Subscription
+      @usableFromInline let checksCancellation: Bool
       @usableFromInline var batch = Batch<Value>()
 
-      @inlinable init(subscription: Subscription) { self.subscription = subscription }
+      @inlinable init(subscription: Subscription, checksCancellation: Bool) {
+        self.subscription = subscription
+        self.checksCancellation = checksCancellation
+      }
 
       @inlinable @inline(__always)
       public mutating func next() async -> Value? { await next(isolation: nil) }
@@ -124,19 +127,21 @@ public final class EventRelay<Value: Sendable>: Sendable {
       @inlinable @inline(__always)
       public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
         // The fast path inlines into the caller's loop; only a refill is a call.
-        if let event = batch.pop(), !Task.isCancelled { return event }
+        if let event = batch.pop(), !checksCancellation || !Task.isCancelled { return event }
         return await refill(isolation: actor)
       }
 
       @inlinable
       mutating func refill(isolation actor: isolated (any Actor)?) async -> Value? {
-        if Task.isCancelled {
+        if checksCancellation, Task.isCancelled {
           subscription.end()
           batch = Batch()
           return nil
         }
         batch.reset()
-        guard await subscription.next(into: &batch.items, isolation: actor) else { return nil }
+        guard
+          await subscription.next(into: &batch.items, checkingCancellation: checksCancellation, isolation: actor)
+        else { return nil }
         return batch.pop()
       }
     }
@@ -198,4 +203,8 @@ struct Batch<Value> {
     swap(&taken, &items)
     return taken
   }
+}
+
+extension EventRelay.Values: OperatorUpstream {
+  @inlinable func markOperatorUpstream() { subscription.markPumped() }
 }

@@ -148,16 +148,19 @@ public final class StateRelay<Value: Sendable>: Sendable {
     /// Makes the one iterator of this subscription; a second call traps.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
-      subscription.claimIterator("StateRelay.Values")
-      return Iterator(subscription: subscription)
+      Iterator(subscription: subscription, checksCancellation: subscription.claimIterator("StateRelay.Values"))
     }
 
     public struct Iterator: AsyncIteratorProtocol {
       public typealias Element = Value
       public typealias Failure = Never
       @usableFromInline let subscription: Subscription
+      @usableFromInline let checksCancellation: Bool
 
-      @inlinable init(subscription: Subscription) { self.subscription = subscription }
+      @inlinable init(subscription: Subscription, checksCancellation: Bool) {
+        self.subscription = subscription
+        self.checksCancellation = checksCancellation
+      }
 
       @inlinable
       public mutating func next() async -> Value? { await next(isolation: nil) }
@@ -165,8 +168,13 @@ public final class StateRelay<Value: Sendable>: Sendable {
       @inlinable
       public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
         var value: Value?
-        return await subscription.next(into: &value, isolation: actor) ? value : nil
+        return await subscription.next(into: &value, checkingCancellation: checksCancellation, isolation: actor)
+          ? value : nil
       }
     }
   }
+}
+
+extension StateRelay.Values: OperatorUpstream {
+  @inlinable func markOperatorUpstream() { subscription.markPumped() }
 }

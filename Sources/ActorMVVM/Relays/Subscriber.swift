@@ -29,6 +29,9 @@ struct SubscriberSlot<Payload> {
   @usableFromInline var cancelled = false
   /// Set by the first `makeAsyncIterator()` over this subscription.
   @usableFromInline var iterated = false
+  /// Iterated by an operator's pump, which stops on its own when the
+  /// operator ends: its iterator skips the per-element cancellation check.
+  @usableFromInline var pumped = false
 
   @inlinable init(id: UInt64, payload: Payload) {
     self.id = id
@@ -100,17 +103,30 @@ final class Subscriber<Policy: SubscriberPolicy>: Sendable {
   deinit { end() }
 
   /// Claims the subscription for an iterator; traps if one was made before.
+  /// Returns whether that iterator must check for cancellation at every
+  /// element (false when an operator's pump iterates it).
   @inlinable
-  func claimIterator(_ type: StaticString) {
-    let claimed = storage.withLock { table -> Bool in
+  func claimIterator(_ type: StaticString) -> Bool {
+    let (claimed, pumped) = storage.withLock { table -> (Bool, Bool) in
       // An ended subscription can be claimed: its iterator just returns nil.
-      guard table.slots[index]?.id == id else { return true }
+      guard table.slots[index]?.id == id else { return (true, false) }
       defer { table.slots[index]!.iterated = true }
-      return !table.slots[index]!.iterated
+      return (!table.slots[index]!.iterated, table.slots[index]!.pumped)
     }
     precondition(
       claimed,
       "\(type) is one subscription and can be iterated once; read the relay's `values` again for another subscriber")
+    return !pumped
+  }
+
+  /// Marks the subscription as an operator's upstream, before its iterator
+  /// is made.
+  @inlinable
+  func markPumped() {
+    storage.withLock { table in
+      guard table.slots[index]?.id == id else { return }
+      table.slots[index]!.pumped = true
+    }
   }
 
   @usableFromInline enum Poll { case delivered, end, wait }
@@ -118,9 +134,11 @@ final class Subscriber<Policy: SubscriberPolicy>: Sendable {
   /// Hands the consumer what it has not seen yet, waiting if there is
   /// nothing. Returns false when the subscription has ended.
   @inlinable
-  func next(into delivery: inout Policy.Delivery, isolation actor: isolated (any Actor)?) async -> Bool {
+  func next(
+    into delivery: inout Policy.Delivery, checkingCancellation: Bool = true, isolation actor: isolated (any Actor)?
+  ) async -> Bool {
     while true {
-      if Task.isCancelled {
+      if checkingCancellation, Task.isCancelled {
         end()
         return false
       }
@@ -178,4 +196,14 @@ final class Subscriber<Policy: SubscriberPolicy>: Sendable {
     }
     if removed { counters.subscriptionCount.decrement() }
   }
+}
+
+/// A relay sequence that an operator iterates in one of its own pump
+/// tasks. The pump stops when the operator ends (its deliveries are
+/// refused), so the sequence's per-element cancellation check, which a
+/// user's loop needs, is redundant there and is skipped.
+@usableFromInline
+protocol OperatorUpstream {
+  /// Called by the pump before it makes its iterator.
+  func markOperatorUpstream()
 }

@@ -349,6 +349,7 @@ func pump<Upstream: AsyncSequence, Machine: OperatorStateMachine>(
   end: (_ error: (any Error)?) -> Machine.Event,
   perform: (Machine.Command, OperatorCore<Machine>) -> Void
 ) async {
+  (upstream as? any OperatorUpstream)?.markOperatorUpstream()
   var iterator = upstream.makeAsyncIterator()
   do {
     while let element = try await iterator.next() {
