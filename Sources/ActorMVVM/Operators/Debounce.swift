@@ -77,17 +77,8 @@ where Base.Element: Sendable {
 
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      let (base, interval, clock) = (self.base, self.interval, self.clock)
-      return try await reader.next(
-        start: {
-          let core = OperatorCore(Machine(interval: interval))
-          core.spawn { core in
-            await pump(
-              base, into: core, wrap: { .element($0, at: clock.now) }, end: { .ended($0) },
-              perform: { command, core in core.performTimer(command, clock: clock) })
-          }
-          return core
-        }, failure: Failure.self, isolation: actor)
+      let interval = self.interval
+      return try await reader.next(base: base, clock: clock, make: { Machine(interval: interval) }, isolation: actor)
     }
   }
 }
@@ -97,16 +88,8 @@ where Base.Element: Sendable {
 /// early, sleeps again until the new one.
 @usableFromInline
 struct DebounceStateMachine<Element: Sendable, Instant: InstantProtocol>: TimedStateMachine {
-  @usableFromInline
-  enum Event: Sendable {
-    case element(Element, at: Instant)
-    case ended((any Error)?)
-    case timerFired(at: Instant)
-  }
-
+  @usableFromInline typealias Event = TimedEvent<Element, Instant>
   @usableFromInline typealias Command = TimerCommand<Instant>
-
-  @inlinable static func timerFired(at now: Instant) -> Event { .timerFired(at: now) }
 
   @usableFromInline let interval: Instant.Duration
   @usableFromInline var pending: (element: Element, deadline: Instant)?

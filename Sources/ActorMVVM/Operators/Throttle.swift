@@ -79,17 +79,9 @@ where Base.Element: Sendable {
 
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      let (base, interval, clock, latest) = (self.base, self.interval, self.clock, self.latest)
+      let (interval, latest) = (self.interval, self.latest)
       return try await reader.next(
-        start: {
-          let core = OperatorCore(Machine(interval: interval, latest: latest))
-          core.spawn { core in
-            await pump(
-              base, into: core, wrap: { .element($0, at: clock.now) }, end: { .ended($0) },
-              perform: { command, core in core.performTimer(command, clock: clock) })
-          }
-          return core
-        }, failure: Failure.self, isolation: actor)
+        base: base, clock: clock, make: { Machine(interval: interval, latest: latest) }, isolation: actor)
     }
   }
 }
@@ -99,16 +91,8 @@ where Base.Element: Sendable {
 /// the window closes, at the instant it closes.
 @usableFromInline
 struct ThrottleStateMachine<Element: Sendable, Instant: InstantProtocol>: TimedStateMachine {
-  @usableFromInline
-  enum Event: Sendable {
-    case element(Element, at: Instant)
-    case ended((any Error)?)
-    case timerFired(at: Instant)
-  }
-
+  @usableFromInline typealias Event = TimedEvent<Element, Instant>
   @usableFromInline typealias Command = TimerCommand<Instant>
-
-  @inlinable static func timerFired(at now: Instant) -> Event { .timerFired(at: now) }
 
   @usableFromInline let interval: Instant.Duration
   @usableFromInline let latest: Bool

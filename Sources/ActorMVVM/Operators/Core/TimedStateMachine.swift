@@ -11,10 +11,42 @@ enum TimerCommand<Instant: InstantProtocol> {
 /// with ``TimerCommand/startTimer(until:)``, and answers each wake-up with
 /// ``TimerCommand/rearm(until:)`` or nothing (the timer ends).
 @usableFromInline
-protocol TimedStateMachine: OperatorStateMachine where Command == TimerCommand<Instant> {
+protocol TimedStateMachine: OperatorStateMachine
+where Command == TimerCommand<Instant>, Event == TimedEvent<Element, Instant> {
   associatedtype Instant: InstantProtocol
-  /// The event a wake-up of the timer at `now` delivers.
-  static func timerFired(at now: Instant) -> Event
+}
+
+/// What reaches a time operator's state machine.
+@usableFromInline
+enum TimedEvent<Element: Sendable, Instant: InstantProtocol>: Sendable {
+  /// An upstream element, stamped with the instant it arrived.
+  case element(Element, at: Instant)
+  /// The upstream's end, or its error.
+  case ended((any Error)?)
+  /// The timer woke at this instant.
+  case timerFired(at: Instant)
+}
+
+extension OperatorReader where Machine: TimedStateMachine {
+  /// The next element of a time operator over `base`: on the first call,
+  /// starts the machine `make()` builds, one pump that stamps each element
+  /// with `clock.now` on arrival, and the timer on `clock`.
+  @inlinable @inline(__always)
+  mutating func next<Base: AsyncSequence & Sendable, C: Clock>(
+    base: Base, clock: C, make: @escaping () -> Machine, isolation actor: isolated (any Actor)?
+  ) async throws(Base.Failure) -> Machine.Element?
+  where Base.Element == Machine.Element, C.Instant == Machine.Instant {
+    try await next(
+      start: {
+        let core = OperatorCore(make())
+        core.spawn { core in
+          await pump(
+            base, into: core, wrap: { .element($0, at: clock.now) }, end: { .ended($0) },
+            perform: { command, core in core.performTimer(command, clock: clock) })
+        }
+        return core
+      }, failure: Base.Failure.self, isolation: actor)
+  }
 }
 
 extension OperatorCore where Machine: TimedStateMachine {
@@ -28,7 +60,7 @@ extension OperatorCore where Machine: TimedStateMachine {
       var deadline = deadline
       while true {
         do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
-        let delivery = core.deliver(Machine.timerFired(at: clock.now))
+        let delivery = core.deliver(.timerFired(at: clock.now))
         guard delivery.open, case .rearm(let next)? = delivery.command else { return }
         deadline = next
       }
