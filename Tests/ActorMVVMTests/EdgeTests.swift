@@ -134,4 +134,54 @@ struct EdgeTests {
       _ = values.makeAsyncIterator()
     }
   }
+
+  @Test(
+    "An inner sequence started while its consumer goes away is cancelled, not leaked", .timeLimit(.minutes(1)))
+  func innerStartedDuringTermination() async {
+    let innerCancelled = TestGate()
+    let consumerTask = Locked<Task<Void, Never>?>(nil)
+    let (outer, outerInput) = AsyncStream<Int>.makeStream()
+    let switched = outer.flatMapLatest { _ in
+      // Starting the inner cancels the consumer: the operator closes while
+      // the inner's task is still being registered.
+      ParkedUntilCancelled(
+        onStart: { consumerTask.withLock { $0 }?.cancel() }, onCancel: { innerCancelled.open() })
+    }
+    let consumer = Task { for await _ in switched {} }
+    consumerTask.withLock { $0 = consumer }
+    outerInput.yield(1)
+    await consumer.value
+    await innerCancelled.wait()  // hangs (time limit) if the inner's task was left running
+    outerInput.finish()
+  }
+}
+
+/// Calls `onStart` when iterated, then parks until its task is cancelled.
+struct ParkedUntilCancelled: AsyncSequence, Sendable {
+  typealias Element = Int
+  typealias Failure = Never
+  let onStart: @Sendable () -> Void
+  let onCancel: @Sendable () -> Void
+
+  func makeAsyncIterator() -> Iterator {
+    onStart()
+    return Iterator(onCancel: onCancel)
+  }
+
+  struct Iterator: AsyncIteratorProtocol {
+    typealias Failure = Never
+    let onCancel: @Sendable () -> Void
+
+    mutating func next() async -> Int? {
+      let (parked, continuation) = AsyncStream<Never>.makeStream()
+      let onCancel = self.onCancel
+      await withTaskCancellationHandler {
+        for await _ in parked {}
+      } onCancel: {
+        continuation.finish()
+        onCancel()
+      }
+      return nil
+    }
+  }
 }

@@ -27,7 +27,8 @@ struct Search: StateMachine {
       let (clock, search) = (self.clock, self.search)
       return .run(id: ID.search) { send in
         do {
-          try await clock.sleep(for: .milliseconds(300))  // debounce: a newer query cancels this run
+          // Debounce on the injected clock (virtual time in tests): a newer query cancels this run.
+          try await clock.sleep(for: .milliseconds(300))
           send(.resultsLoaded(try await search(query)))
         } catch is CancellationError {
         } catch {

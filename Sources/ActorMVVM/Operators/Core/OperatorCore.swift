@@ -124,14 +124,16 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
     } else {
       task = Task(operation: operation)
     }
-    // Register the handle, unless the task has already ended (it ran to
-    // completion inline) or the operator closed meanwhile.
+    // Register the handle, unless the operator closed meanwhile (then
+    // cancel it: closing cancelled only the tasks it could see, and it
+    // wiped the reservation) or the task has already ended (it ran to
+    // completion inline).
     let cancel = state.withLock { state -> Bool in
-      guard case .reserved? = state.tasks[id] else { return false }
       if state.closed {
         state.tasks.removeValue(forKey: id)
         return true
       }
+      guard case .reserved? = state.tasks[id] else { return false }
       state.tasks[id] = .running(task)
       return false
     }
