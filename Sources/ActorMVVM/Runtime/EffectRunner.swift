@@ -99,13 +99,6 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     return scope
   }
 
-  /// Whether the run with `generation` has been started and not yet
-  /// reported its end (live or winding down).
-  @inlinable
-  package func isActive(_ generation: UInt64) -> Bool {
-    live[generation] != nil || winding[generation] != nil
-  }
-
   /// Whether results of the run with `generation` may still land. (A
   /// pending run has no task yet, so nothing of it can arrive.)
   @inlinable @inline(__always)

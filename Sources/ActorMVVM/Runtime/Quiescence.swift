@@ -33,9 +33,6 @@ package final class Quiescence: Sendable {
 
   package init() {}
 
-  /// The number of counted tasks that may be running now.
-  package var busyCount: Int { state.withLock { $0.busy } }
-
   /// A task is about to start or be resumed.
   @usableFromInline package func busy() {
     state.withLock { $0.busy += 1 }
