@@ -9,6 +9,7 @@ let package = Package(
   products: [
     .library(name: "ActorMVVM", targets: ["ActorMVVM"]),
     .library(name: "ActorMVVMTesting", targets: ["ActorMVVMTesting"]),
+    .library(name: "ActorMVVMUI", targets: ["ActorMVVMUI"]),
     .library(name: "Networking", targets: ["Networking"]),
     .library(name: "Storage", targets: ["Storage"]),
     .library(name: "EmbeddedBackend", targets: ["EmbeddedBackend"]),
@@ -24,6 +25,8 @@ let package = Package(
     // Tests/Fixtures holds API payloads in the real formats; tests read them by path.
     .target(name: "ActorMVVM"),
     .target(name: "ActorMVVMTesting", dependencies: ["ActorMVVM", "Networking"]),
+    // The view bridge: a main-actor Observable model over a Feature.
+    .target(name: "ActorMVVMUI", dependencies: ["ActorMVVM"]),
     .target(name: "Networking", dependencies: ["ActorMVVM"]),
     .target(name: "Storage", dependencies: ["ActorMVVM"]),
     .target(name: "EmbeddedBackend", dependencies: ["ActorMVVM", "Networking"]),
@@ -48,8 +51,9 @@ let package = Package(
         "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
       ]),
     .executableTarget(name: "repl", dependencies: ["ReplCore"]),
-    .executableTarget(name: "Benchmarks", dependencies: ["ActorMVVM"]),
+    .executableTarget(name: "Benchmarks", dependencies: ["ActorMVVM", "ActorMVVMUI"]),
     .testTarget(name: "ActorMVVMTests", dependencies: ["ActorMVVM", "ActorMVVMTesting"]),
+    .testTarget(name: "ActorMVVMUITests", dependencies: ["ActorMVVMUI", "ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
     .testTarget(name: "EmbeddedBackendTests", dependencies: ["EmbeddedBackend", "Networking", "ActorMVVMTesting"]),

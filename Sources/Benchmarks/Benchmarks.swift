@@ -181,6 +181,22 @@ enum BenchmarkMain {
         latencyBase[latencyBase.count * 99 / 100], goal: "≤ 200 µs")
     }
 
+    if wanted("model") {
+      let model = await ModelWorkloads.latency(samples: 20_000 / scale)
+      let loop = await ModelWorkloads.latencyStateValues(samples: 20_000 / scale)
+      await add(
+        "send → state on the main-actor model, p50", "µs", model[model.count / 2], loop[loop.count / 2],
+        goal: "≤ 2× stateValues")
+      await add(
+        "send → state on the main-actor model, p99", "µs", model[model.count * 99 / 100],
+        loop[loop.count * 99 / 100], goal: "≤ 2× stateValues")
+    }
+    await add(
+      "states/s applied by the main-actor model", "/s",
+      await median(repetitions) { await ModelWorkloads.states(inputs: 1_000_000 / scale) },
+      await median(repetitions) { await ModelWorkloads.statesStateValues(inputs: 1_000_000 / scale) },
+      goal: "≥ 0.5× stateValues")
+
     await add(
       "10,000 features × 100 inputs, run + finish", "s",
       await median(min(3, repetitions)) { await Workloads.driveAndFinish(features: 10_000 / scale, inputs: 100) }, nil,

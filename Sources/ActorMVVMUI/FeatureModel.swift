@@ -1,0 +1,241 @@
+import ActorMVVM
+import Observation
+
+/// A ``Feature`` seen from a view: a main-actor, `Observable` model that
+/// holds the feature's current state, sends it inputs, binds state fields
+/// to inputs, and hands its outputs to the view. It replaces the
+/// `Driver`s, `bind(to:)`s and render loops of an RxSwift screen.
+///
+/// ```swift
+/// @MainActor final class SearchScreen {
+///   let model: FeatureModel<Search>
+///   init(feature: Feature<Search>) {
+///     model = FeatureModel(feature) { output in /* navigate, alert, … */ }
+///   }
+///   func render() {
+///     _ = model.query          // tracked: re-render when `query` changes
+///     _ = model.isLoading      // … or `isLoading`, and nothing else
+///   }
+/// }
+/// ```
+///
+/// ## Concurrency contract
+/// - **Isolation.** Everything here is `@MainActor`; a view reads and
+///   writes it from the main actor only.
+/// - **One hop per batch.** The model follows the feature's state with one
+///   main-actor task over ``Feature/stateValues``: one main-actor hop per
+///   published state (a feature publishes once per batch of inputs), never
+///   one per field. States are conflated: a main actor that falls behind
+///   sees the latest state, not every intermediate one.
+/// - **Observation per field.** Reading a field through dynamic member
+///   lookup (`model.query`) tracks that field alone: an observer is
+///   invalidated when the field's value changes, not when another field
+///   does. Reading ``state`` tracks the whole state. Non-`Equatable` fields
+///   read through dynamic member lookup are tracked as the whole state.
+/// - **Outputs** are delivered to `onOutput` on the main actor, each
+///   exactly once, in order; before one is delivered, the model applies the
+///   feature's latest published state (the state that produced the output,
+///   or a later one), as ``Feature`` publishes state before its outputs.
+///   Outputs emitted before the model was created are not delivered.
+/// - **Lifetime.** Releasing the model ends its two tasks; it does not
+///   finish the feature (whoever made the feature finishes it). When the
+///   feature finishes, the model keeps its final state.
+@MainActor
+@dynamicMemberLookup
+public final class FeatureModel<Machine: StateMachine>: Observable {
+  public typealias State = Machine.State
+  public typealias Input = Machine.Input
+  public typealias Output = Machine.Output
+
+  /// The feature this model follows.
+  public let feature: Feature<Machine>
+
+  @usableFromInline var current: State
+  let registrar = ObservationRegistrar()
+  var fields: [AnyKeyPath: FieldObservation<Machine>] = [:]
+  var deliveredOutputs = 0
+  var appliedStates = 0
+  var settleWaiters: [CheckedContinuation<Void, Never>] = []
+  var followers: [Task<Void, Never>] = []
+  let onOutput: (@MainActor (Output) -> Void)?
+
+  /// Follows `feature` from now on: its current published state at once,
+  /// then every state it publishes and every output it emits.
+  /// - Parameter onOutput: called on the main actor with each output, in
+  ///   order, exactly once.
+  public init(_ feature: Feature<Machine>, onOutput: (@MainActor (Output) -> Void)? = nil) {
+    self.feature = feature
+    self.onOutput = onOutput
+    // Subscribed here, synchronously: nothing published after `init`
+    // returns is missed.
+    let states = feature.stateValues
+    let outputs = feature.outputValues
+    current = feature.publishedState
+    followers = [
+      Task { [weak self] in
+        for await state in states {
+          guard let self else { return }
+          self.apply(state)
+        }
+        self?.resumeSettledWaiters()
+      },
+      Task { [weak self] in
+        for await output in outputs {
+          guard let self else { return }
+          self.apply(self.feature.publishedState)
+          self.deliveredOutputs += 1
+          self.onOutput?(output)
+          self.resumeSettledWaiters()
+        }
+      },
+    ]
+  }
+
+  // Nothing can be waiting in `settled()` here: a waiter holds the model.
+  deinit {
+    for task in followers { task.cancel() }
+  }
+
+  // MARK: Reading
+
+  /// The whole state. Reading it tracks every field; prefer reading fields
+  /// through dynamic member lookup (`model.query`) in a view.
+  public var state: State {
+    registrar.access(self, keyPath: \.state)
+    return current
+  }
+
+  /// One field of the state; tracks that field alone (see the type's doc).
+  public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    field(keyPath).access(self)
+    return current[keyPath: keyPath]
+  }
+
+  /// One non-`Equatable` field of the state; tracks the whole state.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    registrar.access(self, keyPath: \.state)
+    return current[keyPath: keyPath]
+  }
+
+  // MARK: Writing
+
+  /// Sends `input` to the feature (``Feature/send(_:)``): never suspends.
+  public func send(_ input: Input) {
+    feature.send(input)
+  }
+
+  /// A two-way binding of a state field to an input case, for a text
+  /// field or a toggle: `get` reads the field (tracked), `set` writes the
+  /// value into this model's state at once, so the control reads back what
+  /// the user typed, and sends `input(value)`. The feature's next published
+  /// state replaces the written value (with the same value, when the
+  /// machine stores what it was sent).
+  public func binding<Value: Equatable>(
+    _ keyPath: WritableKeyPath<State, Value>, send input: @escaping (Value) -> Input
+  ) -> FieldBinding<Value> {
+    FieldBinding(
+      get: { [unowned self] in self[dynamicMember: keyPath] },
+      set: { [unowned self] value in
+        var next = current
+        next[keyPath: keyPath] = value
+        apply(next, counted: false)
+        feature.send(input(value))
+      })
+  }
+
+  // MARK: Tests
+
+  /// Returns once every input sent before the call has been reduced, the
+  /// feature's effects have ended (``Feature/idle()``), and this model has
+  /// applied the feature's published state and delivered every output it
+  /// emitted. For tests: after it, assertions on the model are exact. An
+  /// effect that never ends keeps it waiting, as it does `idle()`.
+  public func settled() async {
+    await feature.idle()
+    while !isSettled {
+      await withCheckedContinuation { settleWaiters.append($0) }
+    }
+  }
+
+  /// Published states this model has applied (a state equal to the one it
+  /// held counts too). For benchmarks and diagnostics.
+  public var appliedStateCount: Int { appliedStates }
+
+  // MARK: Internals
+
+  var isSettled: Bool {
+    current == feature.publishedState && deliveredOutputs >= feature.emittedOutputCount
+  }
+
+  func apply(_ next: State, counted: Bool = true) {
+    if counted { appliedStates += 1 }
+    defer { if counted { resumeSettledWaiters() } }
+    guard next != current else { return }
+    let previous = current
+    let changed = fields.values.filter { $0.differs(previous, next) }
+    registrar.willSet(self, keyPath: \.state)
+    for field in changed { field.willSet(self) }
+    current = next
+    for field in changed { field.didSet(self) }
+    registrar.didSet(self, keyPath: \.state)
+  }
+
+  func resumeSettledWaiters() {
+    guard !settleWaiters.isEmpty, isSettled || Task.isCancelled else { return }
+    let waiters = settleWaiters
+    settleWaiters = []
+    for waiter in waiters { waiter.resume() }
+  }
+
+  func field<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> FieldObservation<Machine> {
+    if let field = fields[keyPath] { return field }
+    let modelPath = (\FeatureModel.state).appending(path: keyPath)
+    let registrar = registrar
+    let field = FieldObservation<Machine>(
+      differs: { $0[keyPath: keyPath] != $1[keyPath: keyPath] },
+      access: { registrar.access($0, keyPath: modelPath) },
+      willSet: { registrar.willSet($0, keyPath: modelPath) },
+      didSet: { registrar.didSet($0, keyPath: modelPath) })
+    fields[keyPath] = field
+    return field
+  }
+}
+
+/// How a ``FeatureModel`` tracks one field: its own key path in the
+/// observation registrar and how to tell whether it changed.
+@MainActor
+struct FieldObservation<Machine: StateMachine> {
+  let differs: (Machine.State, Machine.State) -> Bool
+  let access: (FeatureModel<Machine>) -> Void
+  let willSet: (FeatureModel<Machine>) -> Void
+  let didSet: (FeatureModel<Machine>) -> Void
+}
+
+/// A get/set pair for one state field (``FeatureModel/binding(_:send:)``):
+/// what a text field or toggle needs, on every platform. Where SwiftUI is
+/// available, `Binding(fieldBinding)` makes a SwiftUI binding of it.
+@MainActor
+public struct FieldBinding<Value> {
+  /// Reads the field (tracked by observation).
+  public let get: () -> Value
+  /// Writes the field and sends its input.
+  public let set: (Value) -> Void
+
+  /// The field's current value; setting it calls ``set``.
+  public var wrappedValue: Value {
+    get { get() }
+    nonmutating set { set(newValue) }
+  }
+}
+
+#if canImport(SwiftUI)
+  import SwiftUI
+
+  extension Binding {
+    /// A SwiftUI binding over a ``FieldBinding``.
+    @MainActor
+    public init(_ field: FieldBinding<Value>) {
+      self.init(get: field.get, set: { field.set($0) })
+    }
+  }
+#endif

@@ -1,0 +1,165 @@
+import ActorMVVM
+import ActorMVVMTesting
+import ActorMVVMUI
+import Observation
+import Synchronization
+import Testing
+
+/// A search screen's machine: three fields, one effect, one output.
+struct Finder: StateMachine {
+  struct State: Equatable, Sendable {
+    var query = ""
+    var results: [String] = []
+    var isLoading = false
+  }
+  enum Input: Sendable {
+    case queryChanged(String)
+    case searchTapped
+    case loaded([String])
+    case resultsReplaced([String])
+    case openTapped(String)
+  }
+  enum Output: Sendable, Equatable { case open(String) }
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    switch input {
+    case .queryChanged(let query):
+      state.query = query
+      return .none
+    case .searchTapped:
+      state.isLoading = true
+      let query = state.query
+      return .run { send in send(.loaded([query + "1", query + "2"])) }
+    case .loaded(let results):
+      state.isLoading = false
+      state.results = results
+      return .none
+    case .resultsReplaced(let results):
+      state.results = results
+      return .none
+    case .openTapped(let item):
+      return .emit(.open(item))
+    }
+  }
+}
+
+/// Whether `apply` invalidated what `read` tracked.
+@MainActor
+final class Invalidations {
+  var count = 0
+  func track(_ read: @escaping @MainActor () -> Void) {
+    withObservationTracking {
+      read()
+    } onChange: { [weak self] in
+      MainActor.assumeIsolated { self?.count += 1 }
+    }
+  }
+}
+
+@MainActor
+@Suite struct FeatureModelTests {
+  @Test func aFieldReaderIsInvalidatedByItsFieldOnly() async {
+    let feature = Feature(Finder(), initialState: .init())
+    let model = FeatureModel(feature)
+    let queryReader = Invalidations()
+    queryReader.track { _ = model.query }
+    let resultsReader = Invalidations()
+    resultsReader.track { _ = model.results }
+
+    model.send(.resultsReplaced(["a"]))
+    await model.settled()
+    #expect(model.results == ["a"])
+    #expect(queryReader.count == 0, "only `results` changed")
+    #expect(resultsReader.count == 1)
+
+    model.send(.queryChanged("swift"))
+    await model.settled()
+    #expect(model.query == "swift")
+    #expect(queryReader.count == 1)
+    #expect(resultsReader.count == 1, "already fired; not tracking any more")
+    await feature.finish()
+  }
+
+  @Test func wholeStateReaderSeesEveryChange() async {
+    let feature = Feature(Finder(), initialState: .init())
+    let model = FeatureModel(feature)
+    let reader = Invalidations()
+    reader.track { _ = model.state }
+    model.send(.resultsReplaced(["a"]))
+    await model.settled()
+    #expect(reader.count == 1)
+    await feature.finish()
+  }
+
+  @Test func oneAppliedStatePerPublishedBatch() async {
+    let feature = Feature(Finder(), initialState: .init())
+    let model = FeatureModel(feature)
+    await model.settled()
+    let before = model.appliedStateCount
+    model.send(.searchTapped)  // isLoading, then query-derived results and isLoading again
+    await feature.flush()
+    await model.settled()
+    #expect(model.results == ["1", "2"])
+    #expect(model.isLoading == false)
+    // At most two published states (loading; loaded), each applied once,
+    // however many fields each changed; conflation may merge them.
+    #expect((1...2).contains(model.appliedStateCount - before))
+    await feature.finish()
+  }
+
+  @Test func outputsArriveOnceEachInOrderAfterTheirState() async {
+    let feature = Feature(Finder(), initialState: .init())
+    let received = Mutex<[String]>([])
+    final class Seen { var queries: [String] = []; weak var model: FeatureModel<Finder>? }
+    let seen = Seen()
+    let model = FeatureModel(feature) { output in
+      guard case .open(let item) = output else { return }
+      received.withLock { $0.append(item) }
+      seen.queries.append(seen.model?.query ?? "")
+    }
+    seen.model = model
+    for item in ["a", "b", "c"] {
+      model.send(.queryChanged(item))
+      model.send(.openTapped(item))
+    }
+    await model.settled()
+    #expect(received.withLock { $0 } == ["a", "b", "c"])
+    // Each output was handled with its state (or a later one) in the model.
+    #expect(zip(seen.queries, ["a", "b", "c"]).allSatisfy { $0 >= $1 })
+    await feature.finish()
+    await model.settled()
+    #expect(received.withLock { $0.count } == 3)
+  }
+
+  @Test func bindingWritesAtOnceAndSendsItsInput() async {
+    let feature = Feature(Finder(), initialState: .init())
+    let model = FeatureModel(feature)
+    let query = model.binding(\.query, send: Finder.Input.queryChanged)
+    query.wrappedValue = "sw"
+    #expect(query.wrappedValue == "sw", "the control reads back what was typed")
+    query.set("swift")
+    await model.settled()
+    #expect(query.get() == "swift")
+    #expect(await feature.state.query == "swift")
+    await feature.finish()
+  }
+
+  @Test func finishedFeatureKeepsItsFinalState() async {
+    let feature = Feature(Finder(), initialState: .init())
+    let model = FeatureModel(feature)
+    model.send(.queryChanged("last"))
+    await feature.finish()
+    await model.settled()
+    #expect(model.query == "last")
+  }
+
+  @Test func releasedModelStopsFollowing() async {
+    let feature = Feature(Finder(), initialState: .init())
+    var model: FeatureModel<Finder>? = FeatureModel(feature)
+    await model?.settled()
+    weak let released = model
+    model = nil
+    #expect(released == nil, "its tasks do not keep the model alive")
+    await feature.finish()
+  }
+}
