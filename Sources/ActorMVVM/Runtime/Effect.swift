@@ -156,6 +156,100 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
   }
 }
 
+// MARK: - Composition
+
+extension Effect {
+  /// This effect for a parent machine: every input its runs send goes
+  /// through `input`, every output it emits through `output`. Ids,
+  /// priorities, `onFinish` and the order of merged effects are kept, so a
+  /// child's `flatMapLatest` (a run with an id) still supersedes its own
+  /// previous run inside the parent. A mapped run's inputs are checked
+  /// against the parent run's generation, as any run's are: stale results
+  /// stay dropped. (Ids are compared with their type, so a child's
+  /// `enum ID` never collides with the parent's.)
+  @inlinable
+  public func map<ParentInput: Sendable, ParentOutput: Sendable>(
+    input: @escaping @Sendable (Input) -> ParentInput,
+    output: @escaping @Sendable (Output) -> ParentOutput
+  ) -> Effect<ParentInput, ParentOutput> {
+    switch kind {
+    case .none: .none
+    case .emit(let value): .emit(output(value))
+    case .cancel(let id): Effect<ParentInput, ParentOutput>(kind: .cancel(id))
+    case .merge(let effects): .merge(effects.map { $0.map(input: input, output: output) })
+    case .run(let run):
+      Effect<ParentInput, ParentOutput>(
+        kind: .run(
+          .init(id: run.id, priority: run.priority, onFinish: run.onFinish) { send in
+            await run.operation(Send(run: EffectRunToken(mapping: send.run, input)))
+          }))
+    }
+  }
+}
+
+/// A child ``StateMachine`` run inside a parent's `reduce`, on one part of
+/// the parent's state: composition without a second ``Feature`` (TCA's
+/// `Scope`). The parent keeps the child's state in a field, wraps the
+/// child's inputs in one of its own cases, and maps the child's outputs to
+/// its own outputs.
+///
+/// ```swift
+/// struct SignUp: StateMachine {
+///   struct State: Equatable, Sendable { var credentials = Credentials.State(); var step = 1 }
+///   enum Input: Sendable { case credentials(Credentials.Input), nextTapped }
+///   enum Output: Sendable { case credentials(Credentials.Output) }
+///   let credentials = Scope(Credentials(), state: \State.credentials,
+///     input: { if case .credentials(let input) = $0 { input } else { nil } },
+///     embed: Input.credentials, output: Output.credentials)
+///
+///   func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+///     if let effect = credentials.reduce(into: &state, input) { return effect }
+///     // the parent's own inputs …
+///   }
+/// }
+/// ```
+///
+/// The child is reduced synchronously, inside the parent's transition, so
+/// the parent's guarantees (one input at a time, mailbox order, stale
+/// results dropped) hold for the child as they do for the parent.
+public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, Child: StateMachine>: Sendable {
+  public let child: Child
+  @usableFromInline let state: WritableKeyPath<ParentState, Child.State> & Sendable
+  @usableFromInline let extract: @Sendable (ParentInput) -> Child.Input?
+  @usableFromInline let embed: @Sendable (Child.Input) -> ParentInput
+  @usableFromInline let output: @Sendable (Child.Output) -> ParentOutput
+
+  /// - Parameters:
+  ///   - state: where the parent keeps the child's state.
+  ///   - input: the child's input inside a parent input, or nil if it is
+  ///     not one of the child's.
+  ///   - embed: the parent input that carries a child input (results the
+  ///     child's effects send come back through it).
+  ///   - output: the parent output for each child output.
+  public init(
+    _ child: Child,
+    state: WritableKeyPath<ParentState, Child.State> & Sendable,
+    input: @escaping @Sendable (ParentInput) -> Child.Input?,
+    embed: @escaping @Sendable (Child.Input) -> ParentInput,
+    output: @escaping @Sendable (Child.Output) -> ParentOutput
+  ) {
+    self.child = child
+    self.state = state
+    self.extract = input
+    self.embed = embed
+    self.output = output
+  }
+
+  /// Reduces `input` with the child if it is one of the child's inputs and
+  /// returns the child's effect mapped to the parent; nil otherwise, for
+  /// the parent to handle.
+  @inlinable
+  public func reduce(into parent: inout ParentState, _ input: ParentInput) -> Effect<ParentInput, ParentOutput>? {
+    guard let childInput = extract(input) else { return nil }
+    return child.reduce(into: &parent[keyPath: state], childInput).map(input: embed, output: output)
+  }
+}
+
 /// What finishing a feature does to an effect run that is still going.
 public enum EffectFinishBehavior: Sendable, Equatable {
   /// `finish()` (or releasing the feature) cancels the run: the default,

@@ -62,6 +62,22 @@ final class EffectRunToken<Input: Sendable>: Sendable {
 
   /// Called by the run's task once its operation has returned, before it
   /// reports `ended`.
+  /// A token for a mapped effect (``Effect/map(input:output:)``): what
+  /// the child run sends is transformed and sent through `parent`, whose
+  /// generation and "returned" flag decide whether it lands.
+  @inlinable
+  init<ParentInput: Sendable>(
+    mapping parent: EffectRunToken<ParentInput>, _ transform: @escaping @Sendable (Input) -> ParentInput
+  ) {
+    self.generation = parent.generation
+    self.sink = { message in
+      switch message {
+      case .sent(let input, _), .late(let input, _): parent.send(transform(input))
+      case .ended: break
+      }
+    }
+  }
+
   @inlinable
   func markReturned() { returned.store(true, ordering: .releasing) }
 }

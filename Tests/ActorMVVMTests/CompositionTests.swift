@@ -1,0 +1,102 @@
+import ActorMVVM
+import ActorMVVMTesting
+import Testing
+
+/// A child machine: a credentials form whose check is a superseding run.
+struct Credentials: StateMachine {
+  let clock: any Clock<Duration>
+  struct State: Equatable, Sendable {
+    var id = ""
+    var isValid: Bool?
+  }
+  enum Input: Sendable, Equatable { case idChanged(String), checked(String, Bool), submitTapped }
+  enum Output: Sendable, Equatable { case submitted(String) }
+  enum ID: Hashable, Sendable { case check }
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    switch input {
+    case .idChanged(let id):
+      state.id = id
+      state.isValid = nil
+      let clock = self.clock
+      return .run(id: ID.check) { send in
+        try? await clock.sleep(for: .milliseconds(100))  // a cancelled run still sends: dropped as stale
+        send(.checked(id, id.count >= 3))
+      }
+    case .checked(_, let valid):
+      state.isValid = valid
+      return .none
+    case .submitTapped:
+      return state.isValid == true ? .emit(.submitted(state.id)) : .none
+    }
+  }
+}
+
+/// The parent: a sign-up screen holding the form, with its own ids and outputs.
+struct SignUp: StateMachine {
+  struct State: Equatable, Sendable {
+    var credentials = Credentials.State()
+    var step = 1
+  }
+  enum Input: Sendable, Equatable { case credentials(Credentials.Input), backTapped }
+  enum Output: Sendable, Equatable { case credentials(Credentials.Output) }
+  enum ID: Hashable, Sendable { case check }  // the same name as the child's: a different id
+
+  let credentials: Scope<State, Input, Output, Credentials>
+
+  init(clock: any Clock<Duration>) {
+    credentials = Scope(
+      Credentials(clock: clock), state: \State.credentials,
+      input: { if case .credentials(let input) = $0 { input } else { nil } },
+      embed: Input.credentials, output: Output.credentials)
+  }
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    if let effect = credentials.reduce(into: &state, input) {
+      if case .credentials(.submitTapped) = input, state.credentials.isValid == true { state.step = 2 }
+      return effect
+    }
+    switch input {
+    case .backTapped:
+      state.step = 1
+      return .cancel(id: ID.check)  // the parent's id: the child's run is not touched
+    case .credentials:
+      return .none
+    }
+  }
+}
+
+@Suite struct CompositionTests {
+  @Test func mapTransformsInputsAndOutputsAndKeepsOrder() async {
+    let effect = Effect<Int, Int>.merge(.emit(1), .run { send in send(2) }, .emit(3))
+    let mapped = effect.map(input: { "input \($0)" }, output: { "output \($0)" })
+    struct Echo: StateMachine {
+      let effect: Effect<String, String>
+      typealias State = [String]
+      func reduce(into state: inout [String], _ input: String) -> Effect<String, String> {
+        state.append(input)
+        return input == "start" ? effect : .none
+      }
+    }
+    let feature = Feature(Echo(effect: mapped), initialState: [])
+    let outputs = feature.outputs
+    feature.send("start")
+    await feature.idle()
+    #expect(await feature.state == ["start", "input 2"])
+    await feature.finish()
+    #expect(await Array(outputs) == ["output 1", "output 3"])
+  }
+
+  @Test func childRunsSupersedeAndStaleResultsDropThroughTheParent() async {
+    let clock = TestClock()
+    let tester = FeatureTester(SignUp(clock: clock), initialState: .init(), clock: clock)
+    await tester.send(.credentials(.idChanged("al"))) { $0.credentials.id = "al" }
+    await tester.send(.credentials(.idChanged("alice"))) { $0.credentials.id = "alice" }  // supersedes "al"
+    await clock.advance(by: .milliseconds(100), expectingSleepers: 1)
+    await tester.receive(.credentials(.checked("alice", true))) { $0.credentials.isValid = true }
+    await tester.send(.credentials(.submitTapped)) { $0.step = 2 }
+    await tester.expectOutput(.credentials(.submitted("alice")))
+    await tester.send(.backTapped) { $0.step = 1 }
+    await tester.finish()
+  }
+}
