@@ -1,3 +1,4 @@
+import ActorMVVM
 import Foundation
 
 /// Removes secrets from what may be printed or logged: query values of
@@ -5,13 +6,10 @@ import Foundation
 /// headers, and JSON string fields with such names in body snippets.
 public enum Redaction {
   /// What a secret is replaced with.
-  public static let mask = "•••"
+  public static let mask = Secrets.mask
 
   /// Whether a query parameter, header or JSON field of this name holds a secret.
-  public static func isSecret(_ name: String) -> Bool {
-    let lowered = name.lowercased()
-    return ["key", "token", "secret", "password", "authorization"].contains { lowered.contains($0) }
-  }
+  public static func isSecret(_ name: String) -> Bool { Secrets.isSecret(name) }
 
   /// `url` with the values of secret query parameters masked.
   public static func redact(url: URL) -> String {

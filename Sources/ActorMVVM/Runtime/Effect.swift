@@ -293,4 +293,7 @@ struct AnyCancelID: Hashable, Sendable {
 
   @inlinable
   func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+  /// The id as a trace shows it.
+  @usableFromInline var description: String { String(describing: base) }
 }

@@ -58,6 +58,9 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   @usableFromInline var generationOfID: [AnyCancelID: UInt64] = [:]
   @usableFromInline let counters: LifetimeCounters
   @usableFromInline let sink: @Sendable (EffectMessage<Input>) -> Void
+  /// Told of every run's start, supersession, cancellation and end, when a
+  /// trace is on (``FeatureTrace``); nil costs one branch per event.
+  @usableFromInline var observer: (@Sendable (EffectRunEvent) -> Void)?
 
   @inlinable
   package init(counters: LifetimeCounters, sink: @escaping @Sendable (EffectMessage<Input>) -> Void) {
@@ -131,6 +134,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
       live[generation] = Started(
         task: start(run, generation: generation, host: host), id: run.id,
         survivesFinish: run.onFinish == .runToCompletion)
+      observer?(.started(run: generation, id: run.id?.description))
     }
     pending.removeAll(keepingCapacity: true)
     pendingLive = 0
@@ -142,8 +146,10 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   package mutating func ended(_ generation: UInt64) {
     if let run = live.removeValue(forKey: generation) {
       if let id = run.id, generationOfID[id] == generation { generationOfID.removeValue(forKey: id) }
+      observer?(.ended(run: generation, id: run.id?.description))
     } else {
       winding.removeValue(forKey: generation)
+      observer?(.ended(run: generation, id: nil))
     }
   }
 
@@ -156,7 +162,10 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   package mutating func cancelAll(finishing: Bool = false, excluding: UInt64? = nil) -> [Task<Void, Never>] {
     var tasks: [Task<Void, Never>] = []
     for (generation, run) in live {
-      if !(finishing && run.survivesFinish) { run.task.cancel() }
+      if !(finishing && run.survivesFinish) {
+        run.task.cancel()
+        observer?(.cancelled(run: generation, id: run.id?.description))
+      }
       if generation != excluding { tasks.append(run.task) }
     }
     for (generation, task) in winding where generation != excluding { tasks.append(task) }
@@ -178,7 +187,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     pendingLive += 1
     // One lookup both claims the id and finds the run it supersedes.
     if let id = run.id, let superseded = generationOfID.updateValue(generation, forKey: id) {
-      cancel(superseded)
+      cancel(superseded, superseding: true)
     }
   }
 
@@ -200,9 +209,11 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     }
   }
 
-  /// Cancels the run with `generation`; its id mapping is the caller's to update.
+  /// Cancels the run with `generation` (`superseding`: because a run with
+  /// its id started); its id mapping is the caller's to update.
   @inlinable
-  mutating func cancel(_ generation: UInt64) {
+  mutating func cancel(_ generation: UInt64, superseding: Bool = false) {
+    if observer != nil { reportCancel(generation, superseding: superseding) }
     if generation >= pendingBase {
       let index = Int(generation - pendingBase)
       if pending[index] != nil {
@@ -214,4 +225,32 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
       winding[generation] = run.task
     }
   }
+
+  /// Tells the observer about a cancellation, if the run is still pending or live.
+  @usableFromInline
+  func reportCancel(_ generation: UInt64, superseding: Bool) {
+    let id: AnyCancelID??
+    if generation >= pendingBase {
+      id = pending[Int(generation - pendingBase)].map(\.id)
+    } else {
+      id = live[generation].map(\.id)
+    }
+    guard let observer, let id else { return }
+    let name = id?.description
+    observer(superseding ? .superseded(run: generation, id: name) : .cancelled(run: generation, id: name))
+  }
+}
+
+/// What happened to an effect run, for a trace.
+public enum EffectRunEvent: Sendable, Equatable {
+  /// The run's task started. `run` numbers the feature's runs from 1;
+  /// `id` describes its cancellation id.
+  case started(run: UInt64, id: String?)
+  /// A run with the same id started: this one was cancelled (before it
+  /// started, if it had not) and its results will be dropped.
+  case superseded(run: UInt64, id: String?)
+  /// Cancelled by `Effect.cancel(id:)` or by `finish()`.
+  case cancelled(run: UInt64, id: String?)
+  /// The run's operation returned (also after a cancellation).
+  case ended(run: UInt64, id: String?)
 }

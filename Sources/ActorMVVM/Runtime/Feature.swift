@@ -77,13 +77,22 @@ public final actor Feature<Machine: StateMachine> {
   @usableFromInline var lifecycle = Lifecycle.running
   @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
   @usableFromInline var finishWaiters: [CheckedContinuation<Void, Never>] = []
+  /// The opt-in trace (``FeatureTrace``); nil: one branch per input.
+  @usableFromInline let trace: FeatureTrace<Machine>?
 
   /// Creates a feature in `initialState`. Nothing runs until an input arrives.
-  /// - Parameter counters: where this feature, its effects, bindings and
-  ///   subscriptions are counted while alive.
+  /// - Parameters:
+  ///   - counters: where this feature, its effects, bindings and
+  ///     subscriptions are counted while alive.
+  ///   - trace: reports every input, state change, effect run and output
+  ///     (``FeatureTrace``; `.printing("name")` prints them, redacted).
   @inlinable
-  public init(_ machine: Machine, initialState: State, counters: LifetimeCounters = .shared) {
+  public init(
+    _ machine: Machine, initialState: State, counters: LifetimeCounters = .shared,
+    trace: FeatureTrace<Machine>? = nil
+  ) {
     self.machine = machine
+    self.trace = trace
     self.current = StateSlot(initialState)
     self.counters = counters
     self.stateRelay = StateRelay(initialState, counters: counters)
@@ -91,6 +100,7 @@ public final actor Feature<Machine: StateMachine> {
     let mailbox = Mailbox<Machine>()
     self.mailbox = mailbox
     self.runner = EffectRunner(counters: counters) { mailbox.push(.effect($0)) }
+    if let trace { runner.observer = { trace.sink(.effect($0)) } }
     counters.featureCount.increment()
     mailbox.attach(self)
   }
@@ -296,9 +306,15 @@ public final actor Feature<Machine: StateMachine> {
       case .input(let input):
         reduce(input)
       case .effect(.sent(let input, let generation)):
-        if runner.isLive(generation) { reduce(input) } else { mailbox.countDiscarded(late: false) }
-      case .effect(.late):
+        if runner.isLive(generation) {
+          reduce(input)
+        } else {
+          mailbox.countDiscarded(late: false)
+          trace?.sink(.staleResultDropped(input))
+        }
+      case .effect(.late(let input, _)):
         mailbox.countDiscarded(late: true)
+        trace?.sink(.staleResultDropped(input))
       case .effect(.ended(let generation)):
         runner.ended(generation)
       }
@@ -310,13 +326,33 @@ public final actor Feature<Machine: StateMachine> {
 
   @inlinable
   func reduce(_ input: Input) {
+    if let trace { return reduce(input, tracing: trace) }
     let effect = machine.reduce(into: &current.value, input)
     if case .none = effect.kind { return }
+    perform(effect)
+  }
+
+  @inlinable
+  func perform(_ effect: Effect<Input, Output>) {
     runner.perform(effect) { output in
       publish()
       emitted.add(1, ordering: .relaxed)
+      trace?.sink(.output(output))
       outputRelay.accept(output)
     }
+  }
+
+  /// `reduce` with the trace on: the input, then the fields it changed,
+  /// then what its effect did.
+  @usableFromInline
+  func reduce(_ input: Input, tracing trace: FeatureTrace<Machine>) {
+    trace.sink(.input(input))
+    let before = current.value
+    let effect = machine.reduce(into: &current.value, input)
+    if before != current.value {
+      trace.sink(.stateChanged(FeatureTrace<Machine>.changes(from: before, to: current.value)))
+    }
+    perform(effect)
   }
 
   @inlinable

@@ -1,0 +1,153 @@
+/// An opt-in trace of what a ``Feature`` does: Rx's `.debug()` for a whole
+/// screen. Pass one to `Feature(_:initialState:trace:)`.
+///
+/// ```swift
+/// let weather = Feature(WeatherMachine(…), initialState: .init(), trace: .printing("weather"))
+/// // [weather] input cityEntered("Seoul")
+/// // [weather]   state isLoading: false → true
+/// // [weather]   effect #2 started (id: load)
+/// // [weather]   effect #1 superseded (id: load)
+/// // [weather]   stale result dropped: loaded(…)
+/// ```
+///
+/// - **Events**, in the order the feature handles them: each input, then
+///   the state fields it changed, the runs it started, superseded or
+///   cancelled and the outputs it emitted; runs ending, and results of
+///   superseded or cancelled runs being dropped, as their messages reach
+///   the mailbox.
+/// - **Isolation.** The sink is called on the feature's actor, inside its
+///   transition: keep it short (the printer formats and prints one line).
+/// - **Secrets.** Field changes arrive as text in which the values of
+///   fields named like secrets (password, token, secret, key,
+///   authorization: ``Secrets/isSecret(_:)``, the rule the REPL and the
+///   network log use) are masked; the printer describes inputs and outputs
+///   the same way (``Secrets/describe(_:)``). Inputs and outputs reach a
+///   custom sink as values: redact before printing them.
+/// - **Cost.** Off (nil, the default), a feature pays one branch per
+///   input; on, a copy and a reflection-based diff of the state per input.
+public struct FeatureTrace<Machine: StateMachine>: Sendable {
+  /// One thing the feature did.
+  public enum Event: Sendable {
+    /// An input about to be reduced (sent, bound or fed back by a run).
+    case input(Machine.Input)
+    /// The fields the last input changed, redacted.
+    case stateChanged([FieldChange])
+    /// A run started, was superseded or cancelled, or ended.
+    case effect(EffectRunEvent)
+    /// A result from a run that was superseded or cancelled (or sent after
+    /// its operation returned): not reduced.
+    case staleResultDropped(Machine.Input)
+    /// An output emitted to subscribers.
+    case output(Machine.Output)
+  }
+
+  /// One changed state field: its path (`route.start.latitude`) and both
+  /// values as text, masked if the field is a secret.
+  public struct FieldChange: Sendable, Equatable {
+    public let path: String
+    public let old: String
+    public let new: String
+
+    public init(path: String, old: String, new: String) {
+      self.path = path
+      self.old = old
+      self.new = new
+    }
+  }
+
+  @usableFromInline let sink: @Sendable (Event) -> Void
+
+  /// A trace that hands every event to `sink`, on the feature's actor.
+  public init(_ sink: @escaping @Sendable (Event) -> Void) {
+    self.sink = sink
+  }
+
+  /// A trace that writes one line per event, prefixed `[name]`, to `write`
+  /// (standard output by default), with secrets masked.
+  public static func printing(
+    _ name: String, to write: @escaping @Sendable (String) -> Void = { print($0) }
+  ) -> FeatureTrace {
+    FeatureTrace { event in write("[\(name)] " + describe(event)) }
+  }
+
+  /// The printer's line for `event` (without its prefix).
+  public static func describe(_ event: Event) -> String {
+    switch event {
+    case .input(let input): "input \(Secrets.describe(input))"
+    case .stateChanged(let changes):
+      "  state "
+        + changes.map { "\($0.path.isEmpty ? "(value)" : $0.path): \($0.old) → \($0.new)" }
+        .joined(separator: ", ")
+    case .effect(let run):
+      switch run {
+      case .started(let number, let id): "  effect #\(number) started" + suffix(id)
+      case .superseded(let number, let id): "  effect #\(number) superseded" + suffix(id)
+      case .cancelled(let number, let id): "  effect #\(number) cancelled" + suffix(id)
+      case .ended(let number, let id): "  effect #\(number) ended" + suffix(id)
+      }
+    case .staleResultDropped(let input): "  stale result dropped: \(Secrets.describe(input))"
+    case .output(let output): "  output \(Secrets.describe(output))"
+    }
+  }
+
+  static func suffix(_ id: String?) -> String { id.map { " (id: \($0))" } ?? "" }
+
+  /// The redacted field changes from `old` to `new`.
+  static func changes(from old: Machine.State, to new: Machine.State) -> [FieldChange] {
+    StateDiff.changes(from: old, to: new).map { change in
+      let secret = change.path.split(separator: ".").contains { Secrets.isSecret(String($0)) }
+      return FieldChange(
+        path: change.path, old: secret ? Secrets.mask : change.old, new: secret ? Secrets.mask : change.new)
+    }
+  }
+}
+
+/// The one rule for what is a secret, shared by traces, the REPL and the
+/// network log: a field, parameter or header whose name contains key,
+/// token, secret, password or authorization.
+public enum Secrets {
+  /// What a secret is replaced with.
+  public static let mask = "•••"
+
+  /// Whether a field, query parameter, header or JSON field of this name
+  /// holds a secret.
+  public static func isSecret(_ name: String) -> Bool {
+    let lowered = name.lowercased()
+    return ["key", "token", "secret", "password", "authorization"].contains { lowered.contains($0) }
+  }
+
+  /// `value` described as `String(reflecting:)` would, but walking enum
+  /// cases, structs and tuples so that a case or field named like a secret
+  /// shows ``mask`` instead of its value: `passwordChanged(•••)`,
+  /// `Session(member: "alice", accessToken: •••)`.
+  public static func describe(_ value: Any) -> String {
+    let mirror = Mirror(reflecting: value)
+    switch mirror.displayStyle {
+    case .enum:
+      guard let payload = mirror.children.first, let label = payload.label else { return "\(value)" }
+      if isSecret(label) { return "\(label)(\(mask))" }
+      let inner = Mirror(reflecting: payload.value)
+      if inner.displayStyle == .tuple {
+        return "\(label)(" + fields(of: inner).joined(separator: ", ") + ")"
+      }
+      return "\(label)(\(describe(payload.value)))"
+    case .struct, .class:
+      return "\(mirror.subjectType)(" + fields(of: mirror).joined(separator: ", ") + ")"
+    case .tuple:
+      return "(" + fields(of: mirror).joined(separator: ", ") + ")"
+    case .optional:
+      return mirror.children.first.map { describe($0.value) } ?? "nil"
+    case .collection:
+      return "[" + mirror.children.map { describe($0.value) }.joined(separator: ", ") + "]"
+    default:
+      return String(reflecting: value)
+    }
+  }
+
+  static func fields(of mirror: Mirror) -> [String] {
+    mirror.children.map { child in
+      guard let label = child.label, !label.hasPrefix(".") else { return describe(child.value) }
+      return "\(label): " + (isSecret(label) ? mask : describe(child.value))
+    }
+  }
+}
