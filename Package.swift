@@ -8,6 +8,7 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [
     .library(name: "ActorMVVM", targets: ["ActorMVVM"]),
+    .library(name: "ActorMVVMOperators", targets: ["ActorMVVMOperators"]),
     .library(name: "ActorMVVMTesting", targets: ["ActorMVVMTesting"]),
     .library(name: "ActorMVVMUI", targets: ["ActorMVVMUI"]),
     .library(name: "Networking", targets: ["Networking"]),
@@ -24,6 +25,9 @@ let package = Package(
   targets: [
     // Tests/Fixtures holds API payloads in the real formats; tests read them by path.
     .target(name: "ActorMVVM"),
+    // Rx-named AsyncSequence operators: a feature runs without them, and an app
+    // that uses swift-async-algorithms imports only the set it wants.
+    .target(name: "ActorMVVMOperators", dependencies: ["ActorMVVM"]),
     .target(name: "ActorMVVMTesting", dependencies: ["ActorMVVM", "Networking"]),
     // The view bridge: a main-actor Observable model over a Feature.
     .target(name: "ActorMVVMUI", dependencies: ["ActorMVVM"]),
@@ -51,8 +55,8 @@ let package = Package(
         "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
       ]),
     .executableTarget(name: "repl", dependencies: ["ReplCore"]),
-    .executableTarget(name: "Benchmarks", dependencies: ["ActorMVVM", "ActorMVVMUI"]),
-    .testTarget(name: "ActorMVVMTests", dependencies: ["ActorMVVM", "ActorMVVMTesting"]),
+    .executableTarget(name: "Benchmarks", dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI"]),
+    .testTarget(name: "ActorMVVMTests", dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting"]),
     .testTarget(name: "ActorMVVMUITests", dependencies: ["ActorMVVMUI", "ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),

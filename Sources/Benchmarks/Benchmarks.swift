@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMOperators
 import Foundation
 
 /// `swift run -c release Benchmarks [--json] [--quick] [--only TEXT]`: ActorMVVM against a

@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMOperators
 import Foundation
 
 /// A counter: the cheapest possible transition, so the runtime is what is measured.

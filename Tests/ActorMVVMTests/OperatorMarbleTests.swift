@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMOperators
 import ActorMVVMTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ActorMVVM
+@testable import ActorMVVMOperators
 
 /// The operators' pure state machines, transition by transition (STYLE §14):
 /// no tasks, no clocks, just events in and decisions out.

@@ -175,14 +175,14 @@ public final class EventRelay<Value: Sendable>: Sendable {
 /// A drained backlog and a read position in it; reused across refills so a
 /// steady stream allocates no new arrays.
 @usableFromInline
-struct Batch<Value> {
-  @usableFromInline var items: [Value] = []
-  @usableFromInline var index = 0
+package struct Batch<Value> {
+  @usableFromInline package var items: [Value] = []
+  @usableFromInline package var index = 0
 
-  @inlinable init() {}
+  @inlinable package init() {}
 
   @inlinable @inline(__always)
-  mutating func pop() -> Value? {
+  package mutating func pop() -> Value? {
     guard index < items.count else { return nil }
     defer { index += 1 }
     return items[index]
@@ -190,14 +190,14 @@ struct Batch<Value> {
 
   /// Empties the consumed items, keeping their capacity for the next refill.
   @inlinable
-  mutating func reset() {
+  package mutating func reset() {
     items.removeAll(keepingCapacity: true)
     index = 0
   }
 
   /// Moves the (emptied) storage out, so the caller holds the only reference.
   @inlinable
-  mutating func takeStorage() -> [Value] {
+  package mutating func takeStorage() -> [Value] {
     reset()
     var taken: [Value] = []
     swap(&taken, &items)
@@ -206,5 +206,5 @@ struct Batch<Value> {
 }
 
 extension EventRelay.Values: OperatorUpstream {
-  @inlinable func markOperatorUpstream() { subscription.markPumped() }
+  @inlinable package func markOperatorUpstream() { subscription.markPumped() }
 }

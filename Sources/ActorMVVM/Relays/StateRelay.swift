@@ -176,5 +176,5 @@ public final class StateRelay<Value: Sendable>: Sendable {
 }
 
 extension StateRelay.Values: OperatorUpstream {
-  @inlinable func markOperatorUpstream() { subscription.markPumped() }
+  @inlinable package func markOperatorUpstream() { subscription.markPumped() }
 }

@@ -203,7 +203,7 @@ final class Subscriber<Policy: SubscriberPolicy>: Sendable {
 /// refused), so the sequence's per-element cancellation check, which a
 /// user's loop needs, is redundant there and is skipped.
 @usableFromInline
-protocol OperatorUpstream {
+package protocol OperatorUpstream {
   /// Called by the pump before it makes its iterator.
   func markOperatorUpstream()
 }

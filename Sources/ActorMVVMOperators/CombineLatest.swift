@@ -1,3 +1,4 @@
+import ActorMVVM
 /// Combines the latest elements of two sequences: Rx's `combineLatest`.
 ///
 /// - **Emits** a pair each time either upstream produces an element, once

@@ -1,3 +1,4 @@
+import ActorMVVM
 extension AsyncSequence {
   /// Skips elements equal to the one before them: Rx's `distinctUntilChanged`.
   ///

@@ -1,3 +1,4 @@
+import ActorMVVM
 /// The storage half of every multi-task operator (STYLE §3): one lock
 /// around the operator's state machine and its output, the consumer's
 /// parking place, and the tasks that feed it (upstream pumps, inner

@@ -1,3 +1,4 @@
+import ActorMVVM
 /// What a time operator's state machine asks of its one timer.
 @usableFromInline
 enum TimerCommand<Instant: InstantProtocol> {

@@ -1,3 +1,4 @@
+import ActorMVVM
 extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Emits an element only after `interval` of silence on `clock` has
   /// followed it: Rx's `debounce`.
