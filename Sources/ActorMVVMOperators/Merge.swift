@@ -1,0 +1,108 @@
+import ActorMVVM
+
+/// Interleaves the elements of two sequences as they arrive: Rx's `merge`.
+///
+/// - **Emits** every element of both upstreams, in the order they reach the
+///   operator; each upstream's own order is kept.
+/// - **Finishes** when both upstreams have finished.
+/// - **Errors:** the first error from either upstream is thrown at once;
+///   the other upstream is cancelled.
+/// - **Cancellation:** cancelling the consuming task ends the sequence at
+///   its next `next()`; that, or dropping the iterator, cancels both
+///   upstream tasks.
+/// - **After the end:** once it has returned nil or thrown, `next()`
+///   returns nil forever.
+/// - **Buffering:** each upstream is pulled by its own task, started on the
+///   first `next()`; at most 128 elements wait for the consumer before
+///   they stop being pulled.
+@inlinable
+public func merge<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>(
+  _ a: A, _ b: B
+) -> AsyncMerge2Sequence<A, B> where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
+  AsyncMerge2Sequence(a: a, b: b)
+}
+
+/// The sequence returned by ``merge(_:_:)``.
+public struct AsyncMerge2Sequence<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>: AsyncSequence, Sendable
+where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
+  public typealias Element = A.Element
+  public typealias Failure = A.Failure
+  @usableFromInline typealias Machine = MergeStateMachine<A.Element>
+
+  @usableFromInline let a: A
+  @usableFromInline let b: B
+
+  @inlinable init(a: A, b: B) {
+    self.a = a
+    self.b = b
+  }
+
+  @inlinable
+  public func makeAsyncIterator() -> Iterator { Iterator(a: a, b: b) }
+
+  public struct Iterator: AsyncIteratorProtocol {
+    public typealias Element = A.Element
+    public typealias Failure = A.Failure
+
+    @usableFromInline let a: A
+    @usableFromInline let b: B
+    @usableFromInline var reader = OperatorReader<Machine>()
+
+    @inlinable init(a: A, b: B) {
+      self.a = a
+      self.b = b
+    }
+
+    @inlinable @inline(__always)
+    public mutating func next() async throws(Failure) -> Element? {
+      try await next(isolation: nil)
+    }
+
+    @inlinable @inline(__always)
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+      let (a, b) = (self.a, self.b)
+      return try await reader.next(
+        start: {
+          let core = OperatorCore(Machine())
+          core.spawn { core in
+            await pump(a, into: core, wrap: { .element($0) }, end: { .ended($0) }, perform: { _, _ in })
+          }
+          core.spawn { core in
+            await pump(b, into: core, wrap: { .element($0) }, end: { .ended($0) }, perform: { _, _ in })
+          }
+          return core
+        }, failure: Failure.self, isolation: actor)
+    }
+  }
+}
+
+/// merge's decisions (STYLE §3): pass every element on; end when both
+/// upstreams have.
+@usableFromInline
+struct MergeStateMachine<Element: Sendable>: OperatorStateMachine {
+  @usableFromInline
+  enum Event: Sendable {
+    case element(Element)
+    case ended((any Error)?)
+  }
+  @usableFromInline typealias Command = Never
+
+  @usableFromInline var running = 2
+
+  @inlinable init() {}
+
+  @inlinable
+  mutating func handle(_ event: Event, output: inout OperatorOutput<Element>) -> Never? {
+    switch event {
+    case .element(let element):
+      precondition(running > 0, "MergeStateMachine: an element after both upstreams ended, in \(self)")
+      output.emit(element)
+    case .ended(let error?):
+      output.fail(error)
+    case .ended(nil):
+      running -= 1
+      if running == 0 { output.finish() }
+    }
+    return nil
+  }
+}

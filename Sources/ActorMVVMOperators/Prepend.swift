@@ -1,0 +1,75 @@
+import ActorMVVM
+
+extension AsyncSequence {
+  /// Emits `elements` first, then the elements of `self`: Rx's `startWith`.
+  ///
+  /// Runs in the consumer's task: the prefix is returned without
+  /// suspending, then `self` is pulled directly (it is iterated only once
+  /// the prefix is consumed, as Rx subscribes after emitting the prefix),
+  /// and the sequence finishes, throws and cancels when `self` does. A
+  /// cancelled consumer stops at its next `next()`, prefix included. After
+  /// it has returned nil or thrown, `next()` returns nil forever.
+  @inlinable
+  public func prepend(_ elements: Element...) -> AsyncPrependSequence<Self> {
+    AsyncPrependSequence(base: self, prefix: elements)
+  }
+}
+
+/// The sequence returned by `prepend(_:)`.
+public struct AsyncPrependSequence<Base: AsyncSequence>: AsyncSequence {
+  public typealias Element = Base.Element
+  public typealias Failure = Base.Failure
+
+  @usableFromInline let base: Base
+  @usableFromInline let prefix: [Base.Element]
+
+  @inlinable init(base: Base, prefix: [Base.Element]) {
+    self.base = base
+    self.prefix = prefix
+  }
+
+  @inlinable
+  public func makeAsyncIterator() -> Iterator { Iterator(base: base, prefix: prefix) }
+
+  public struct Iterator: AsyncIteratorProtocol {
+    @usableFromInline let base: Base
+    @usableFromInline let prefix: [Base.Element]
+    @usableFromInline var index = 0
+    @usableFromInline var iterator: Base.AsyncIterator?
+    @usableFromInline var done = false
+
+    @inlinable init(base: Base, prefix: [Base.Element]) {
+      self.base = base
+      self.prefix = prefix
+    }
+
+    @inlinable
+    public mutating func next() async throws(Failure) -> Element? {
+      try await next(isolation: nil)
+    }
+
+    @inlinable
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+      guard !done else { return nil }
+      if index < prefix.count {
+        if Task.isCancelled {
+          done = true
+          return nil
+        }
+        defer { index += 1 }
+        return prefix[index]
+      }
+      if iterator == nil { iterator = base.makeAsyncIterator() }
+      do {
+        if let element = try await iterator!.next(isolation: actor) { return element }
+        done = true
+        return nil
+      } catch {
+        done = true
+        throw error
+      }
+    }
+  }
+}
+
+extension AsyncPrependSequence: Sendable where Base: Sendable, Base.Element: Sendable {}

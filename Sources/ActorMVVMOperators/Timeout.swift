@@ -1,0 +1,133 @@
+import ActorMVVM
+
+/// What ``AsyncSequence/timeout(_:clock:)`` throws when its upstream is
+/// silent for longer than the interval.
+public struct TimeoutError: Error, Equatable, Sendable {
+  public init() {}
+}
+
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+  /// Throws ``TimeoutError`` if `self` produces no element (or end) within
+  /// `interval` of the first `next()`, or of the previous element: Rx's
+  /// `timeout(_:scheduler:)`, on an injected clock.
+  ///
+  /// - **Emits** every element of `self`, as it arrives.
+  /// - **Finishes** when `self` finishes in time.
+  /// - **Errors:** ``TimeoutError`` at the deadline (a deadline on the same
+  ///   instant as an arrival fires first), or the error of `self`; either
+  ///   way the upstream is cancelled. The sequence's `Failure` is
+  ///   `any Error`.
+  /// - **Cancellation:** cancelling the consuming task ends the sequence at
+  ///   its next `next()`; that, or dropping the iterator, cancels the
+  ///   upstream and the timer.
+  /// - **After the end:** once it has returned nil or thrown, `next()`
+  ///   returns nil forever.
+  /// - **Time and buffering:** elements are stamped on arrival on `clock`
+  ///   (a `TestClock` in tests), so the deadline does not depend on when
+  ///   the consumer pulls; the upstream runs in its own task, and at most
+  ///   128 elements wait for the consumer.
+  @inlinable
+  public func timeout<C: Clock>(_ interval: C.Duration, clock: C) -> AsyncTimeoutSequence<Self, C> {
+    AsyncTimeoutSequence(base: self, interval: interval, clock: clock)
+  }
+}
+
+/// The sequence returned by `timeout(_:clock:)`.
+public struct AsyncTimeoutSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
+where Base.Element: Sendable {
+  public typealias Element = Base.Element
+  public typealias Failure = any Error
+  @usableFromInline typealias Machine = TimeoutStateMachine<Base.Element, C.Instant>
+
+  @usableFromInline let base: Base
+  @usableFromInline let interval: C.Duration
+  @usableFromInline let clock: C
+
+  @inlinable init(base: Base, interval: C.Duration, clock: C) {
+    self.base = base
+    self.interval = interval
+    self.clock = clock
+  }
+
+  @inlinable
+  public func makeAsyncIterator() -> Iterator { Iterator(base: base, interval: interval, clock: clock) }
+
+  public struct Iterator: AsyncIteratorProtocol {
+    public typealias Element = Base.Element
+    public typealias Failure = any Error
+
+    @usableFromInline let base: Base
+    @usableFromInline let interval: C.Duration
+    @usableFromInline let clock: C
+    @usableFromInline var reader = OperatorReader<Machine>()
+
+    @inlinable init(base: Base, interval: C.Duration, clock: C) {
+      self.base = base
+      self.interval = interval
+      self.clock = clock
+    }
+
+    @inlinable
+    public mutating func next() async throws -> Element? {
+      try await next(isolation: nil)
+    }
+
+    @inlinable
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
+      let (base, interval, clock) = (self.base, self.interval, self.clock)
+      return try await reader.next(
+        start: {
+          let deadline = clock.now.advanced(by: interval)
+          let core = OperatorCore(Machine(interval: interval, deadline: deadline))
+          core.spawn { core in
+            await pump(
+              base, into: core, wrap: { .element($0, at: clock.now) }, end: { .ended($0) },
+              perform: { command, core in core.performTimer(command, clock: clock) })
+          }
+          core.performTimer(.startTimer(until: deadline), clock: clock)
+          return core
+        }, failure: (any Error).self, isolation: actor)
+    }
+  }
+}
+
+/// timeout's decisions (STYLE §3): one deadline, moved by every element;
+/// one timer, running from the start to the end, re-armed when it wakes
+/// before the deadline.
+@usableFromInline
+struct TimeoutStateMachine<Element: Sendable, Instant: InstantProtocol>: TimedStateMachine {
+  @usableFromInline typealias Event = TimedEvent<Element, Instant>
+  @usableFromInline typealias Command = TimerCommand<Instant>
+
+  @usableFromInline let interval: Instant.Duration
+  @usableFromInline var deadline: Instant
+
+  @inlinable init(interval: Instant.Duration, deadline: Instant) {
+    self.interval = interval
+    self.deadline = deadline
+  }
+
+  @inlinable
+  mutating func handle(_ event: Event, output: inout OperatorOutput<Element>) -> Command? {
+    switch event {
+    case .element(let element, let now):
+      guard now < deadline else {
+        output.fail(TimeoutError())
+        return nil
+      }
+      output.emit(element)
+      deadline = now.advanced(by: interval)
+    case .timerFired(let now):
+      guard now < deadline else {
+        output.fail(TimeoutError())
+        return nil
+      }
+      return .rearm(until: deadline)
+    case .ended(let error?):
+      output.fail(error)
+    case .ended(nil):
+      output.finish()
+    }
+    return nil
+  }
+}

@@ -1,0 +1,139 @@
+import ActorMVVM
+
+/// Pairs the elements of two sequences by position: Rx's `zip`.
+///
+/// - **Emits** `(a[n], b[n])` as soon as both n-th elements have arrived.
+/// - **Finishes**, as Rx's, as soon as one upstream has finished and every
+///   element it produced has been paired: no pair can follow. The other
+///   upstream is cancelled.
+/// - **Errors:** the first error from either upstream is thrown at once.
+/// - **Cancellation:** cancelling the consuming task ends the sequence at
+///   its next `next()`; that, or dropping the iterator, cancels both
+///   upstream tasks.
+/// - **After the end:** once it has returned nil or thrown, `next()`
+///   returns nil forever.
+/// - **Buffering:** elements of the faster upstream wait for their partner
+///   without bound, as in Rx; at most 128 pairs wait for the consumer
+///   before the upstreams stop being pulled.
+@inlinable
+public func zip<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>(
+  _ a: A, _ b: B
+) -> AsyncZip2Sequence<A, B> where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
+  AsyncZip2Sequence(a: a, b: b)
+}
+
+/// The sequence returned by ``zip(_:_:)``.
+public struct AsyncZip2Sequence<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>: AsyncSequence, Sendable
+where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
+  public typealias Element = (A.Element, B.Element)
+  public typealias Failure = A.Failure
+  @usableFromInline typealias Machine = ZipStateMachine<A.Element, B.Element>
+
+  @usableFromInline let a: A
+  @usableFromInline let b: B
+
+  @inlinable init(a: A, b: B) {
+    self.a = a
+    self.b = b
+  }
+
+  @inlinable
+  public func makeAsyncIterator() -> Iterator { Iterator(a: a, b: b) }
+
+  public struct Iterator: AsyncIteratorProtocol {
+    public typealias Element = (A.Element, B.Element)
+    public typealias Failure = A.Failure
+
+    @usableFromInline let a: A
+    @usableFromInline let b: B
+    @usableFromInline var reader = OperatorReader<Machine>()
+
+    @inlinable init(a: A, b: B) {
+      self.a = a
+      self.b = b
+    }
+
+    @inlinable @inline(__always)
+    public mutating func next() async throws(Failure) -> Element? {
+      try await next(isolation: nil)
+    }
+
+    @inlinable @inline(__always)
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+      let (a, b) = (self.a, self.b)
+      return try await reader.next(
+        start: {
+          let core = OperatorCore(Machine())
+          core.spawn { core in
+            await pump(a, into: core, wrap: { .a($0) }, end: { .ended(.a, $0) }, perform: { _, _ in })
+          }
+          core.spawn { core in
+            await pump(b, into: core, wrap: { .b($0) }, end: { .ended(.b, $0) }, perform: { _, _ in })
+          }
+          return core
+        }, failure: Failure.self, isolation: actor)
+    }
+  }
+}
+
+/// zip's decisions (STYLE §3): two queues of unpaired elements.
+@usableFromInline
+struct ZipStateMachine<A: Sendable, B: Sendable>: OperatorStateMachine {
+  @usableFromInline enum Side: Sendable { case a, b }
+
+  @usableFromInline
+  enum Event: Sendable {
+    case a(A)
+    case b(B)
+    case ended(Side, (any Error)?)
+  }
+  @usableFromInline typealias Command = Never
+
+  @usableFromInline var queueA: [A] = []
+  @usableFromInline var queueB: [B] = []
+  @usableFromInline var indexA = 0
+  @usableFromInline var indexB = 0
+  @usableFromInline var finishedA = false
+  @usableFromInline var finishedB = false
+
+  @inlinable init() {}
+
+  @inlinable
+  mutating func handle(_ event: Event, output: inout OperatorOutput<(A, B)>) -> Never? {
+    switch event {
+    case .a(let element):
+      precondition(!finishedA, "ZipStateMachine: an element after the end of a, in \(self)")
+      queueA.append(element)
+    case .b(let element):
+      precondition(!finishedB, "ZipStateMachine: an element after the end of b, in \(self)")
+      queueB.append(element)
+    case .ended(_, let error?):
+      output.fail(error)
+      return nil
+    case .ended(.a, nil): finishedA = true
+    case .ended(.b, nil): finishedB = true
+    }
+    while indexA < queueA.count, indexB < queueB.count {
+      output.emit((queueA[indexA], queueB[indexB]))
+      indexA += 1
+      indexB += 1
+    }
+    compact()
+    // A side that has ended with nothing left unpaired ends the zip.
+    if (finishedA && indexA == queueA.count) || (finishedB && indexB == queueB.count) { output.finish() }
+    return nil
+  }
+
+  /// Drops paired elements once they are half of a queue.
+  @inlinable
+  mutating func compact() {
+    if indexA > 32, indexA * 2 > queueA.count {
+      queueA.removeFirst(indexA)
+      indexA = 0
+    }
+    if indexB > 32, indexB * 2 > queueB.count {
+      queueB.removeFirst(indexB)
+      indexB = 0
+    }
+  }
+}
