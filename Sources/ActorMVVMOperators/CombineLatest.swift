@@ -1,4 +1,5 @@
 import ActorMVVM
+
 /// Combines the latest elements of two sequences: Rx's `combineLatest`.
 ///
 /// - **Emits** a pair each time either upstream produces an element, once
@@ -82,18 +83,9 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
 
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      let (a, b) = (self.a, self.b)
-      return try await reader.next(
-        start: {
-          let core = OperatorCore(Machine())
-          core.spawn { core in
-            await pump(a, into: core, wrap: { .a($0) }, end: { .ended(.a, $0) }, perform: { _, _ in })
-          }
-          core.spawn { core in
-            await pump(b, into: core, wrap: { .b($0) }, end: { .ended(.b, $0) }, perform: { _, _ in })
-          }
-          return core
-        }, failure: Failure.self, isolation: actor)
+      try await reader.next(
+        a, wrap: { .a($0) }, end: { .ended(.a, $0) }, b, wrap: { .b($0) }, end: { .ended(.b, $0) }, make: { Machine() },
+        isolation: actor)
     }
   }
 }

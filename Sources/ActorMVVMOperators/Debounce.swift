@@ -1,4 +1,5 @@
 import ActorMVVM
+
 extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Emits an element only after `interval` of silence on `clock` has
   /// followed it: Rx's `debounce`.

@@ -1,4 +1,5 @@
 import ActorMVVM
+
 extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Maps each element to a sequence and emits the elements of the most
   /// recent one only: Rx's `flatMapLatest` (switch-to-latest).

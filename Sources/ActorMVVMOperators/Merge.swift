@@ -60,18 +60,10 @@ where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
 
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      let (a, b) = (self.a, self.b)
-      return try await reader.next(
-        start: {
-          let core = OperatorCore(Machine())
-          core.spawn { core in
-            await pump(a, into: core, wrap: { .element($0) }, end: { .ended($0) }, perform: { _, _ in })
-          }
-          core.spawn { core in
-            await pump(b, into: core, wrap: { .element($0) }, end: { .ended($0) }, perform: { _, _ in })
-          }
-          return core
-        }, failure: Failure.self, isolation: actor)
+      try await reader.next(
+        a, wrap: { .element($0) }, end: { .ended($0) }, b, wrap: { .element($0) }, end: { .ended($0) },
+        make: { Machine() },
+        isolation: actor)
     }
   }
 }

@@ -1,4 +1,5 @@
 import ActorMVVM
+
 extension AsyncSequence {
   /// Skips elements equal to the one before them: Rx's `distinctUntilChanged`.
   ///

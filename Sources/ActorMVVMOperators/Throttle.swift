@@ -1,4 +1,5 @@
 import ActorMVVM
+
 extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Emits at most one element per `interval` on `clock`: Rx's
   /// `throttle(_:latest:scheduler:)`, with the same default (`latest: true`).

@@ -1,4 +1,5 @@
 import ActorMVVM
+
 extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Pairs each element with the latest element of `other`: Rx's
   /// `withLatestFrom`, e.g. `loginTaps.withLatestFrom(combineLatest(ids, passwords))`.

@@ -1,4 +1,5 @@
 import ActorMVVM
+
 /// The storage half of every multi-task operator (STYLE §3): one lock
 /// around the operator's state machine and its output, the consumer's
 /// parking place, and the tasks that feed it (upstream pumps, inner
@@ -368,5 +369,28 @@ func pump<Upstream: AsyncSequence, Machine: OperatorStateMachine>(
     if Task.isCancelled { return }
     let delivery = core.deliver(end(error))
     if let command = delivery.command { perform(command, core) }
+  }
+}
+
+extension OperatorReader {
+  /// The next element of an operator over two upstreams (combineLatest,
+  /// merge, zip): on the first call, starts the machine `make()` builds and
+  /// one pump per upstream, delivering `wrapA`/`wrapB` of each element and
+  /// `endA`/`endB` of each end or error.
+  @inlinable @inline(__always)
+  mutating func next<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>(
+    _ a: A, wrap wrapA: @escaping @Sendable (A.Element) -> Machine.Event,
+    end endA: @escaping @Sendable ((any Error)?) -> Machine.Event,
+    _ b: B, wrap wrapB: @escaping @Sendable (B.Element) -> Machine.Event,
+    end endB: @escaping @Sendable ((any Error)?) -> Machine.Event,
+    make: () -> Machine, isolation actor: isolated (any Actor)?
+  ) async throws(A.Failure) -> Machine.Element? where A.Element: Sendable, B.Element: Sendable {
+    try await next(
+      start: {
+        let core = OperatorCore(make())
+        core.spawn { core in await pump(a, into: core, wrap: wrapA, end: endA, perform: { _, _ in }) }
+        core.spawn { core in await pump(b, into: core, wrap: wrapB, end: endB, perform: { _, _ in }) }
+        return core
+      }, failure: A.Failure.self, isolation: actor)
   }
 }
