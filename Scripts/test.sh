@@ -11,5 +11,8 @@ swift build --product repl -Xswiftc -warnings-as-errors  # the end-to-end REPL t
 # The runtime is @inlinable: a client module specialises it with the optimiser on.
 # Building the Benchmarks in release catches what only that build trips over.
 swift build -c release --product Benchmarks -Xswiftc -warnings-as-errors
+# The library products' DocC docs, built with the toolchain's docc: fails on any
+# warning or on a public symbol without a doc comment.
+Scripts/docs.sh
 swift test --skip-build --skip StressTests
 Scripts/stress.sh

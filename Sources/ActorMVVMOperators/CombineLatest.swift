@@ -9,7 +9,7 @@ import ActorMVVM
 ///   ready at once their interleaving (and so the intermediate pairs) is
 ///   not fixed, where Rx's would follow emission times; the last pair is
 ///   always the two last elements. A conflating upstream (a
-///   ``StateRelay/Values``) skips intermediate values by its own contract.
+///   `StateRelay/Values`) skips intermediate values by its own contract.
 /// - **Finishes** when both upstreams have finished; or, as in Rx, when an
 ///   element arrives while the other side has finished without producing
 ///   (no pair can follow).
@@ -48,7 +48,9 @@ where
 public struct AsyncCombineLatest2Sequence<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>: AsyncSequence,
   Sendable
 where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
+  /// The type of the elements.
   public typealias Element = (A.Element, B.Element)
+  /// The type of error iteration can throw.
   public typealias Failure = A.Failure
   @usableFromInline typealias Machine = CombineLatestStateMachine<A.Element, B.Element>
 
@@ -60,11 +62,15 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
     self.b = b
   }
 
+  /// Makes this sequence's iterator (see the type's contract for when work starts).
   @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(a: a, b: b) }
 
+  /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
+    /// The type of the elements.
     public typealias Element = (A.Element, B.Element)
+    /// The type of error iteration can throw.
     public typealias Failure = A.Failure
 
     @usableFromInline let a: A
@@ -76,11 +82,13 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
       self.b = b
     }
 
+    /// The next element, or nil once the sequence has ended (see the sequence's contract).
     @inlinable @inline(__always)
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       try await reader.next(

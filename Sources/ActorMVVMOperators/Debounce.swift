@@ -40,7 +40,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// The sequence returned by `debounce(for:clock:)`.
 public struct AsyncDebounceSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
 where Base.Element: Sendable {
+  /// The type of the elements.
   public typealias Element = Base.Element
+  /// The type of error iteration can throw.
   public typealias Failure = Base.Failure
   @usableFromInline typealias Machine = DebounceStateMachine<Base.Element, C.Instant>
 
@@ -54,11 +56,15 @@ where Base.Element: Sendable {
     self.clock = clock
   }
 
+  /// Makes this sequence's iterator (see the type's contract for when work starts).
   @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(base: base, interval: interval, clock: clock) }
 
+  /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
+    /// The type of the elements.
     public typealias Element = Base.Element
+    /// The type of error iteration can throw.
     public typealias Failure = Base.Failure
 
     @usableFromInline let base: Base
@@ -72,11 +78,13 @@ where Base.Element: Sendable {
       self.clock = clock
     }
 
+    /// The next element, or nil once the sequence has ended (see the sequence's contract).
     @inlinable @inline(__always)
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       let interval = self.interval

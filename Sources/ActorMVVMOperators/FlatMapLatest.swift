@@ -38,7 +38,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 public struct AsyncFlatMapLatestSequence<Base: AsyncSequence & Sendable, Inner: AsyncSequence & Sendable>:
   AsyncSequence, Sendable
 where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Failure {
+  /// The type of the elements.
   public typealias Element = Inner.Element
+  /// The type of error iteration can throw.
   public typealias Failure = Base.Failure
   @usableFromInline typealias Machine = FlatMapLatestStateMachine<Base.Element, Inner.Element>
 
@@ -50,11 +52,15 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     self.transform = transform
   }
 
+  /// Makes this sequence's iterator (see the type's contract for when work starts).
   @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(base: base, transform: transform) }
 
+  /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
+    /// The type of the elements.
     public typealias Element = Inner.Element
+    /// The type of error iteration can throw.
     public typealias Failure = Base.Failure
 
     @usableFromInline let base: Base
@@ -67,11 +73,13 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
       self.transform = transform
     }
 
+    /// The next element, or nil once the sequence has ended (see the sequence's contract).
     @inlinable @inline(__always)
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       let (base, transform) = (self.base, self.transform)

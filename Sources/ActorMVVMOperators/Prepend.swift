@@ -17,7 +17,9 @@ extension AsyncSequence {
 
 /// The sequence returned by `prepend(_:)`.
 public struct AsyncPrependSequence<Base: AsyncSequence>: AsyncSequence {
+  /// The type of the elements.
   public typealias Element = Base.Element
+  /// The type of error iteration can throw.
   public typealias Failure = Base.Failure
 
   @usableFromInline let base: Base
@@ -28,9 +30,11 @@ public struct AsyncPrependSequence<Base: AsyncSequence>: AsyncSequence {
     self.prefix = prefix
   }
 
+  /// Makes this sequence's iterator (see the type's contract for when work starts).
   @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(base: base, prefix: prefix) }
 
+  /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
     @usableFromInline let base: Base
     @usableFromInline let prefix: [Base.Element]
@@ -43,11 +47,13 @@ public struct AsyncPrependSequence<Base: AsyncSequence>: AsyncSequence {
       self.prefix = prefix
     }
 
+    /// The next element, or nil once the sequence has ended (see the sequence's contract).
     @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       guard !done else { return nil }

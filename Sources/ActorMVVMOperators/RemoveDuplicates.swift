@@ -23,7 +23,9 @@ extension AsyncSequence {
 
 /// The sequence returned by `removeDuplicates()`.
 public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence {
+  /// The type of the elements.
   public typealias Element = Base.Element
+  /// The type of error iteration can throw.
   public typealias Failure = Base.Failure
 
   @usableFromInline let base: Base
@@ -34,11 +36,13 @@ public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence 
     self.isDuplicate = isDuplicate
   }
 
+  /// Makes this sequence's iterator (see the type's contract for when work starts).
   @inlinable
   public func makeAsyncIterator() -> Iterator {
     Iterator(base: base.makeAsyncIterator(), isDuplicate: isDuplicate)
   }
 
+  /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
     @usableFromInline var base: Base.AsyncIterator
     @usableFromInline let isDuplicate: @Sendable (Element, Element) -> Bool
@@ -53,11 +57,13 @@ public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence 
       self.last = last
     }
 
+    /// The next element, or nil once the sequence has ended (see the sequence's contract).
     @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       guard !done else { return nil }

@@ -1,6 +1,6 @@
 import ActorMVVM
 
-/// How long ``AsyncSequence/retry(_:backoff:clock:)`` waits before each
+/// How long `AsyncSequence/retry(_:backoff:clock:)` waits before each
 /// new attempt.
 public struct RetryBackoff<Duration: DurationProtocol>: Sendable {
   @usableFromInline let delay: @Sendable (_ failures: Int) -> Duration
@@ -60,7 +60,9 @@ extension AsyncSequence {
 
 /// The sequence returned by `retry(_:backoff:clock:)`.
 public struct AsyncRetrySequence<Base: AsyncSequence, C: Clock>: AsyncSequence {
+  /// The type of the elements.
   public typealias Element = Base.Element
+  /// The type of error iteration can throw.
   public typealias Failure = Base.Failure
 
   @usableFromInline let base: Base
@@ -75,9 +77,11 @@ public struct AsyncRetrySequence<Base: AsyncSequence, C: Clock>: AsyncSequence {
     self.clock = clock
   }
 
+  /// Makes this sequence's iterator (see the type's contract for when work starts).
   @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(sequence: self) }
 
+  /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
     @usableFromInline let sequence: AsyncRetrySequence
     @usableFromInline var iterator: Base.AsyncIterator?
@@ -86,11 +90,13 @@ public struct AsyncRetrySequence<Base: AsyncSequence, C: Clock>: AsyncSequence {
 
     @inlinable init(sequence: AsyncRetrySequence) { self.sequence = sequence }
 
+    /// The next element, or nil once the sequence has ended (see the sequence's contract).
     @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       while !done {

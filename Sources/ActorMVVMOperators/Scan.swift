@@ -17,7 +17,9 @@ extension AsyncSequence {
 
 /// The sequence returned by `scan(_:_:)`.
 public struct AsyncScanSequence<Base: AsyncSequence, Result>: AsyncSequence {
+  /// The type of the elements.
   public typealias Element = Result
+  /// The type of error iteration can throw.
   public typealias Failure = Base.Failure
 
   @usableFromInline let base: Base
@@ -30,11 +32,13 @@ public struct AsyncScanSequence<Base: AsyncSequence, Result>: AsyncSequence {
     self.accumulate = accumulate
   }
 
+  /// Makes this sequence's iterator (see the type's contract for when work starts).
   @inlinable
   public func makeAsyncIterator() -> Iterator {
     Iterator(base: base.makeAsyncIterator(), result: initial, accumulate: accumulate)
   }
 
+  /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
     @usableFromInline var base: Base.AsyncIterator
     @usableFromInline var result: Result
@@ -49,11 +53,13 @@ public struct AsyncScanSequence<Base: AsyncSequence, Result>: AsyncSequence {
       self.accumulate = accumulate
     }
 
+    /// The next element, or nil once the sequence has ended (see the sequence's contract).
     @inlinable
     public mutating func next() async throws(Failure) -> Result? {
       try await next(isolation: nil)
     }
 
+    /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Result? {
       guard !done else { return nil }

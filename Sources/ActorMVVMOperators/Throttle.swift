@@ -36,7 +36,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// The sequence returned by `throttle(for:clock:latest:)`.
 public struct AsyncThrottleSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
 where Base.Element: Sendable {
+  /// The type of the elements.
   public typealias Element = Base.Element
+  /// The type of error iteration can throw.
   public typealias Failure = Base.Failure
   @usableFromInline typealias Machine = ThrottleStateMachine<Base.Element, C.Instant>
 
@@ -52,13 +54,17 @@ where Base.Element: Sendable {
     self.latest = latest
   }
 
+  /// Makes this sequence's iterator (see the type's contract for when work starts).
   @inlinable
   public func makeAsyncIterator() -> Iterator {
     Iterator(base: base, interval: interval, clock: clock, latest: latest)
   }
 
+  /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
+    /// The type of the elements.
     public typealias Element = Base.Element
+    /// The type of error iteration can throw.
     public typealias Failure = Base.Failure
 
     @usableFromInline let base: Base
@@ -74,11 +80,13 @@ where Base.Element: Sendable {
       self.latest = latest
     }
 
+    /// The next element, or nil once the sequence has ended (see the sequence's contract).
     @inlinable @inline(__always)
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       let (interval, latest) = (self.interval, self.latest)

@@ -1,8 +1,9 @@
 import ActorMVVM
 
-/// What ``AsyncSequence/timeout(_:clock:)`` throws when its upstream is
+/// What `AsyncSequence/timeout(_:clock:)` throws when its upstream is
 /// silent for longer than the interval.
 public struct TimeoutError: Error, Equatable, Sendable {
+  /// A timeout.
   public init() {}
 }
 
@@ -35,7 +36,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// The sequence returned by `timeout(_:clock:)`.
 public struct AsyncTimeoutSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
 where Base.Element: Sendable {
+  /// The type of the elements.
   public typealias Element = Base.Element
+  /// The type of error iteration can throw.
   public typealias Failure = any Error
   @usableFromInline typealias Machine = TimeoutStateMachine<Base.Element, C.Instant>
 
@@ -49,11 +52,15 @@ where Base.Element: Sendable {
     self.clock = clock
   }
 
+  /// Makes this sequence's iterator (see the type's contract for when work starts).
   @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(base: base, interval: interval, clock: clock) }
 
+  /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
+    /// The type of the elements.
     public typealias Element = Base.Element
+    /// The type of error iteration can throw.
     public typealias Failure = any Error
 
     @usableFromInline let base: Base
@@ -67,11 +74,13 @@ where Base.Element: Sendable {
       self.clock = clock
     }
 
+    /// The next element, or nil once the sequence has ended (see the sequence's contract).
     @inlinable
     public mutating func next() async throws -> Element? {
       try await next(isolation: nil)
     }
 
+    /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
       let (base, interval, clock) = (self.base, self.interval, self.clock)

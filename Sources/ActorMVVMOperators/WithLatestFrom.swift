@@ -7,8 +7,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - **Emits** `(element, latestOther)` for each element of `self` that
   ///   arrives after `other` has produced; earlier elements are dropped.
   /// - **Start:** like Rx, which subscribes to `other` first, a `other`
-  ///   that has a current element (a ``ReplayingAsyncSequence``: a
-  ///   ``StateRelay``'s ``StateRelay/values``, or ``combineLatest(_:_:)`` of
+  ///   that has a current element (a `ReplayingAsyncSequence`: a
+  ///   `StateRelay`'s `StateRelay/values`, or ``combineLatest(_:_:)`` of
   ///   them) supplies it before any element of `self` is handled, so no
   ///   early element is dropped for want of it. Any other `other` is
   ///   iterated in its own task, and elements of `self` that arrive before
@@ -30,7 +30,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 public struct AsyncWithLatestFromSequence<Base: AsyncSequence & Sendable, Other: AsyncSequence & Sendable>:
   AsyncSequence, Sendable
 where Base.Element: Sendable, Other.Element: Sendable, Base.Failure == Other.Failure {
+  /// The type of the elements.
   public typealias Element = (Base.Element, Other.Element)
+  /// The type of error iteration can throw.
   public typealias Failure = Base.Failure
   @usableFromInline typealias Machine = WithLatestFromStateMachine<Base.Element, Other.Element>
 
@@ -42,11 +44,15 @@ where Base.Element: Sendable, Other.Element: Sendable, Base.Failure == Other.Fai
     self.other = other
   }
 
+  /// Makes this sequence's iterator (see the type's contract for when work starts).
   @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(base: base, other: other) }
 
+  /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
+    /// The type of the elements.
     public typealias Element = (Base.Element, Other.Element)
+    /// The type of error iteration can throw.
     public typealias Failure = Base.Failure
 
     @usableFromInline let base: Base
@@ -59,11 +65,13 @@ where Base.Element: Sendable, Other.Element: Sendable, Base.Failure == Other.Fai
       self.other = other
     }
 
+    /// The next element, or nil once the sequence has ended (see the sequence's contract).
     @inlinable @inline(__always)
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       let (base, other) = (self.base, self.other)

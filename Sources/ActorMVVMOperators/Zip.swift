@@ -25,7 +25,9 @@ public func zip<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>(
 /// The sequence returned by ``zip(_:_:)``.
 public struct AsyncZip2Sequence<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
+  /// The type of the elements.
   public typealias Element = (A.Element, B.Element)
+  /// The type of error iteration can throw.
   public typealias Failure = A.Failure
   @usableFromInline typealias Machine = ZipStateMachine<A.Element, B.Element>
 
@@ -37,11 +39,15 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
     self.b = b
   }
 
+  /// Makes this sequence's iterator (see the type's contract for when work starts).
   @inlinable
   public func makeAsyncIterator() -> Iterator { Iterator(a: a, b: b) }
 
+  /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
+    /// The type of the elements.
     public typealias Element = (A.Element, B.Element)
+    /// The type of error iteration can throw.
     public typealias Failure = A.Failure
 
     @usableFromInline let a: A
@@ -53,11 +59,13 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
       self.b = b
     }
 
+    /// The next element, or nil once the sequence has ended (see the sequence's contract).
     @inlinable @inline(__always)
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       try await reader.next(

@@ -1,7 +1,7 @@
 import ActorMVVM
 import Testing
 
-/// Tests a ``StateMachine`` transition by transition: our take on TCA's
+/// Tests a `StateMachine` transition by transition: our take on TCA's
 /// `TestStore`.
 ///
 /// ```swift
@@ -25,9 +25,9 @@ import Testing
 ///   ``receive(_:timeout:sourceLocation:_:)`` (or by case alone, with
 ///   ``receive(case:timeout:sourceLocation:_:)``); outputs with
 ///   ``expectOutput(_:sourceLocation:)``. Superseded and cancelled effects'
-///   inputs are discarded exactly as a ``Feature`` does. An input sent
+///   inputs are discarded exactly as a `Feature` does. An input sent
 ///   through a `Send` after its operation returned fails the test (a
-///   ``Feature`` would discard it).
+///   `Feature` would discard it).
 /// - ``finish(timeout:sourceLocation:)`` waits for running effects to
 ///   return (bounded by `timeout`), then fails for every output, fed-back
 ///   input or effect still running, and cancels what still runs. A tester
@@ -40,8 +40,11 @@ import Testing
 /// Isolation: an actor; call it from the test's task. Real time is used
 /// only as a bound against hangs (`timeout`), never to let things settle.
 public actor FeatureTester<Machine: StateMachine> {
+  /// The machine's state.
   public typealias State = Machine.State
+  /// The machine's inputs.
   public typealias Input = Machine.Input
+  /// The machine's outputs.
   public typealias Output = Machine.Output
 
   /// How strictly a tester asserts.
@@ -68,9 +71,13 @@ public actor FeatureTester<Machine: StateMachine> {
 
   /// Creates a tester in `initialState`.
   /// - Parameters:
+  ///   - machine: the state machine under test.
+  ///   - initialState: the state before the first input.
+  ///   - counters: where the effects it starts are counted.
   ///   - exhaustivity: `.on` (the default) or `.off`.
   ///   - clock: the test clock the machine's effects sleep on, if any; only
   ///     used to explain a `receive` that times out.
+  ///   - sourceLocation: where a tester released unfinished reports.
   public init(
     _ machine: Machine, initialState: State, counters: LifetimeCounters = LifetimeCounters(),
     exhaustivity: Exhaustivity = .on, clock: TestClock? = nil,

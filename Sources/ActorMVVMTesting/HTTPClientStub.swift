@@ -2,7 +2,7 @@ import ActorMVVM
 import Foundation
 import Networking
 
-/// An ``HTTPClient`` that answers from the test: the replacement for the
+/// An `HTTPClient` that answers from the test: the replacement for the
 /// articles' `URLSessionStub` (stubbed data, response, error).
 ///
 /// Records every request it receives, in order. `Sendable`; may be called
@@ -32,6 +32,7 @@ public final class HTTPClientStub: HTTPClient {
   /// Every request received so far.
   public var requests: [HTTPRequest] { log.withLock { $0 } }
 
+  /// Records `request` and answers it with the stub's response or error.
   public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
     log.withLock { $0.append(request) }
     return try await respond(request)

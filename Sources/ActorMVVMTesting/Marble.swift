@@ -118,6 +118,7 @@ public enum Marble {
 
 /// The error a marble input throws at `^`.
 public struct MarbleError: Error, Equatable, Sendable {
+  /// The error a `^` in a diagram throws.
   public init() {}
 }
 
@@ -170,7 +171,9 @@ enum MarbleEvent: Sendable {
 /// A hot marble input: an `AsyncSequence` of one-character strings that
 /// throws ``MarbleError``. One iteration at a time.
 public final class MarbleSource: AsyncSequence, Sendable {
+  /// The type of the elements.
   public typealias Element = String
+  /// The type of error iteration can throw.
   public typealias Failure = MarbleError
 
   private struct State {
@@ -184,6 +187,7 @@ public final class MarbleSource: AsyncSequence, Sendable {
 
   init(name: String) { self.name = name }
 
+  /// Makes this sequence's iterator (see the type's contract for when work starts).
   public func makeAsyncIterator() -> Iterator {
     state.withLock { state in
       state.subscribed = true
@@ -241,12 +245,16 @@ public final class MarbleSource: AsyncSequence, Sendable {
     }
   }
 
+  /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
+    /// The type of the elements.
     public typealias Element = String
+    /// The type of error iteration can throw.
     public typealias Failure = MarbleError
     let source: MarbleSource
     var done = false
 
+    /// The next element, or nil once the sequence has ended (see the sequence's contract).
     public mutating func next() async throws(MarbleError) -> String? {
       guard !done else { return nil }
       switch await source.next() {

@@ -27,13 +27,19 @@ import ActorMVVM
 public final class TestClock: Clock, Sendable {
   /// A point on the test clock's timeline: the time advanced since creation.
   public struct Instant: InstantProtocol, Sendable, CustomStringConvertible {
+    /// The time since the clock's start.
     public var offset: Duration
 
+    /// The instant `offset` after the clock's start.
     public init(offset: Duration = .zero) { self.offset = offset }
 
+    /// The instant `duration` later.
     public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    /// The time from this instant to `other`.
     public func duration(to other: Instant) -> Duration { other.offset - offset }
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    /// The offset, as `Duration` prints it.
     public var description: String { "\(offset)" }
   }
 
@@ -69,9 +75,12 @@ public final class TestClock: Clock, Sendable {
 
   private let state = Locked(State())
 
+  /// A clock at its start (offset zero) with no sleepers.
   public init() {}
 
+  /// The current virtual time: moves only when a test advances it.
   public var now: Instant { state.withLock { $0.now } }
+  /// Zero: virtual time has no granularity.
   public var minimumResolution: Duration { .zero }
 
   /// Every wake-up by ``advance(by:)`` so far, in the order the sleepers
@@ -85,6 +94,7 @@ public final class TestClock: Clock, Sendable {
   /// The deadlines of the tasks asleep on this clock, earliest first.
   public var sleeperDeadlines: [Instant] { state.withLock { $0.sleepers.map(\.deadline).sorted() } }
 
+  /// Suspends until a test advances the clock to `deadline` (at once if it has passed); throws `CancellationError` if the task is cancelled first.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
     let probe = Quiescence.current

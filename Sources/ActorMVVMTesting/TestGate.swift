@@ -9,10 +9,13 @@ import ActorMVVM
 public final class TestGate: Sendable {
   private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
+  /// A closed gate.
   public init() {}
 
+  /// Whether ``open()`` has been called.
   public var isOpen: Bool { state.withLock { $0.open } }
 
+  /// Opens the gate: resumes every waiter, and later waits return at once.
   public func open() {
     let waiters = state.withLock { state in
       state.open = true
@@ -22,6 +25,7 @@ public final class TestGate: Sendable {
     for waiter in waiters { waiter.resume() }
   }
 
+  /// Suspends until the gate is open (returns at once if it is).
   public func wait() async {
     await withCheckedContinuation { continuation in
       let open = state.withLock { state -> Bool in

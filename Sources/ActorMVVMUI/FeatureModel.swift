@@ -1,7 +1,7 @@
 import ActorMVVM
 import Observation
 
-/// A ``Feature`` seen from a view: a main-actor, `Observable` model that
+/// A `Feature` seen from a view: a main-actor, `Observable` model that
 /// holds the feature's current state, sends it inputs, binds state fields
 /// to inputs, and hands its outputs to the view. It replaces the
 /// `Driver`s, `bind(to:)`s and render loops of an RxSwift screen.
@@ -23,7 +23,7 @@ import Observation
 /// - **Isolation.** Everything here is `@MainActor`; a view reads and
 ///   writes it from the main actor only.
 /// - **One hop per batch.** The model follows the feature's state with one
-///   main-actor task over ``Feature/stateValues``: one main-actor hop per
+///   main-actor task over `Feature/stateValues`: one main-actor hop per
 ///   published state (a feature publishes once per batch of inputs), never
 ///   one per field. States are conflated: a main actor that falls behind
 ///   sees the latest state, not every intermediate one.
@@ -35,7 +35,7 @@ import Observation
 /// - **Outputs** are delivered to `onOutput` on the main actor, each
 ///   exactly once, in order; before one is delivered, the model applies the
 ///   feature's latest published state (the state that produced the output,
-///   or a later one), as ``Feature`` publishes state before its outputs.
+///   or a later one), as `Feature` publishes state before its outputs.
 ///   Outputs emitted before the model was created are not delivered.
 /// - **Lifetime.** Releasing the model ends its two tasks; it does not
 ///   finish the feature (whoever made the feature finishes it). When the
@@ -43,8 +43,11 @@ import Observation
 @MainActor
 @dynamicMemberLookup
 public final class FeatureModel<Machine: StateMachine>: Observable {
+  /// The machine's state.
   public typealias State = Machine.State
+  /// The machine's inputs.
   public typealias Input = Machine.Input
+  /// The machine's outputs.
   public typealias Output = Machine.Output
 
   /// The feature this model follows.
@@ -61,8 +64,10 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
 
   /// Follows `feature` from now on: its current published state at once,
   /// then every state it publishes and every output it emits.
-  /// - Parameter onOutput: called on the main actor with each output, in
-  ///   order, exactly once.
+  /// - Parameters:
+  ///   - feature: the feature to follow; the model does not finish it.
+  ///   - onOutput: called on the main actor with each output, in order,
+  ///     exactly once.
   public init(_ feature: Feature<Machine>, onOutput: (@MainActor (Output) -> Void)? = nil) {
     self.feature = feature
     self.onOutput = onOutput
@@ -119,7 +124,7 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
 
   // MARK: Writing
 
-  /// Sends `input` to the feature (``Feature/send(_:)``): never suspends.
+  /// Sends `input` to the feature (`Feature/send(_:)`): never suspends.
   public func send(_ input: Input) {
     feature.send(input)
   }
@@ -146,7 +151,7 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   // MARK: Tests
 
   /// Returns once every input sent before the call has been reduced, the
-  /// feature's effects have ended (``Feature/idle()``), and this model has
+  /// feature's effects have ended (`Feature/idle()`), and this model has
   /// applied the feature's published state and delivered every output it
   /// emitted. For tests: after it, assertions on the model are exact. An
   /// effect that never ends keeps it waiting, as it does `idle()`.

@@ -97,7 +97,9 @@ public final class EventRelay<Value: Sendable>: Sendable {
   /// This relay's own sequence: one subscription, iterated once; see
   /// ``EventRelay`` for its contract.
   public struct Values: AsyncSequence, Sendable {
+    /// The type of the elements.
     public typealias Element = Value
+    /// The type of error iteration can throw.
     public typealias Failure = Never
     @usableFromInline let subscription: Subscription
 
@@ -109,8 +111,11 @@ public final class EventRelay<Value: Sendable>: Sendable {
       Iterator(subscription: subscription, checksCancellation: subscription.claimIterator("EventRelay.Values"))
     }
 
+    /// The iterator: one consumer at a time; the contract is the sequence's.
     public struct Iterator: AsyncIteratorProtocol {
+      /// The type of the elements.
       public typealias Element = Value
+      /// The type of error iteration can throw.
       public typealias Failure = Never
       @usableFromInline let subscription: Subscription
       @usableFromInline let checksCancellation: Bool
@@ -121,9 +126,11 @@ public final class EventRelay<Value: Sendable>: Sendable {
         self.checksCancellation = checksCancellation
       }
 
+      /// The next element, or nil once the sequence has ended (see the sequence's contract).
       @inlinable @inline(__always)
       public mutating func next() async -> Value? { await next(isolation: nil) }
 
+      /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
       @inlinable @inline(__always)
       public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
         // The fast path inlines into the caller's loop; only a refill is a call.

@@ -60,7 +60,9 @@ public final class StateRelay<Value: Sendable>: Sendable {
   @usableFromInline let counters: LifetimeCounters
 
   /// Creates a relay holding `initialValue`.
-  /// - Parameter counters: where live subscriptions are counted.
+  /// - Parameters:
+  ///   - initialValue: the value the relay holds until the first `accept`.
+  ///   - counters: where live subscriptions are counted.
   @inlinable
   public init(_ initialValue: Value, counters: LifetimeCounters = .shared) {
     storage = Locked(SubscriberTable(shared: Current(value: initialValue)))
@@ -135,7 +137,9 @@ public final class StateRelay<Value: Sendable>: Sendable {
   /// This relay's own sequence of values: one subscription, iterated once;
   /// see ``StateRelay`` for its contract.
   public struct Values: ReplayingAsyncSequence, Sendable {
+    /// The type of the elements.
     public typealias Element = Value
+    /// The type of error iteration can throw.
     public typealias Failure = Never
     @usableFromInline let subscription: Subscription
 
@@ -151,8 +155,11 @@ public final class StateRelay<Value: Sendable>: Sendable {
       Iterator(subscription: subscription, checksCancellation: subscription.claimIterator("StateRelay.Values"))
     }
 
+    /// The iterator: one consumer at a time; the contract is the sequence's.
     public struct Iterator: AsyncIteratorProtocol {
+      /// The type of the elements.
       public typealias Element = Value
+      /// The type of error iteration can throw.
       public typealias Failure = Never
       @usableFromInline let subscription: Subscription
       @usableFromInline let checksCancellation: Bool
@@ -162,9 +169,11 @@ public final class StateRelay<Value: Sendable>: Sendable {
         self.checksCancellation = checksCancellation
       }
 
+      /// The next element, or nil once the sequence has ended (see the sequence's contract).
       @inlinable
       public mutating func next() async -> Value? { await next(isolation: nil) }
 
+      /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
       @inlinable
       public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
         var value: Value?

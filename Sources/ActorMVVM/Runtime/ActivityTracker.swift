@@ -18,6 +18,8 @@ public final class ActivityTracker: Sendable {
   private let count = Locked(0)
   private let relay: StateRelay<Bool>
 
+  /// Creates a tracker that is not loading.
+  /// - Parameter counters: where the tracker's relay subscriptions are counted.
   public init(counters: LifetimeCounters = .shared) {
     relay = StateRelay(false, counters: counters)
   }

@@ -14,7 +14,7 @@
 /// - ``task(id:priority:onFinish:operation:catch:)``: one async result mapped
 ///   to one input.
 /// - ``cancel(id:)``: cancel the running effect with that id.
-/// - ``merge(_:)``: several of the above, performed in order.
+/// - `merge(_:)`: several of the above, performed in order.
 ///
 /// **Cancellation ids (`flatMapLatest`).** Starting an effect with an id
 /// cancels the running effect with the same id first. A cancelled or
@@ -90,6 +90,7 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
   ///   - priority: the task's priority (the default priority if nil).
   ///   - onFinish: whether finishing the feature cancels this run
   ///     (`.cancel`, the default) or lets it complete (`.runToCompletion`).
+  ///   - operation: the work; it sends inputs back through its ``Send``.
   @inlinable
   public static func run(
     id: (any Hashable & Sendable)? = nil,
@@ -213,6 +214,7 @@ extension Effect {
 /// the parent's guarantees (one input at a time, mailbox order, stale
 /// results dropped) hold for the child as they do for the parent.
 public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, Child: StateMachine>: Sendable {
+  /// The child machine this scope reduces.
   public let child: Child
   @usableFromInline let state: WritableKeyPath<ParentState, Child.State> & Sendable
   @usableFromInline let extract: @Sendable (ParentInput) -> Child.Input?
@@ -220,6 +222,7 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
   @usableFromInline let output: @Sendable (Child.Output) -> ParentOutput
 
   /// - Parameters:
+  ///   - child: the child machine.
   ///   - state: where the parent keeps the child's state.
   ///   - input: the child's input inside a parent input, or nil if it is
   ///     not one of the child's.

@@ -51,8 +51,11 @@ import Synchronization
 /// starts. An idle feature parks no task. The input path is `@inlinable`:
 /// your module specialises it for your machine's types.
 public final actor Feature<Machine: StateMachine> {
+  /// The machine's state.
   public typealias State = Machine.State
+  /// The machine's inputs.
   public typealias Input = Machine.Input
+  /// The machine's outputs.
   public typealias Output = Machine.Output
 
   @usableFromInline enum Lifecycle { case running, finishing, finished }
@@ -82,6 +85,8 @@ public final actor Feature<Machine: StateMachine> {
 
   /// Creates a feature in `initialState`. Nothing runs until an input arrives.
   /// - Parameters:
+  ///   - machine: the state machine this feature runs.
+  ///   - initialState: the state before the first input.
   ///   - counters: where this feature, its effects, bindings and
   ///     subscriptions are counted while alive.
   ///   - trace: reports every input, state change, effect run and output

@@ -44,10 +44,14 @@ public struct FeatureTrace<Machine: StateMachine>: Sendable {
   /// One changed state field: its path (`route.start.latitude`) and both
   /// values as text, masked if the field is a secret.
   public struct FieldChange: Sendable, Equatable {
+    /// The field's path from the state, by stored property names.
     public let path: String
+    /// The value before the input, as text (masked if secret).
     public let old: String
+    /// The value after the input, as text (masked if secret).
     public let new: String
 
+    /// A change of the field at `path` from `old` to `new`.
     public init(path: String, old: String, new: String) {
       self.path = path
       self.old = old

@@ -20,6 +20,7 @@ public final class LifetimeCounters: Sendable {
   @usableFromInline let bindingCount = Atomic<Int>(0)
   @usableFromInline let subscriptionCount = Atomic<Int>(0)
 
+  /// A fresh set of counters, all zero: give one to the features of one test.
   public init() {}
 
   /// Features initialised and not yet deinitialised.
@@ -38,11 +39,16 @@ public final class LifetimeCounters: Sendable {
 
   /// The four counts at one moment.
   public struct Snapshot: Equatable, Sendable, CustomStringConvertible {
+    /// Features alive.
     public var features: Int
+    /// Effect tasks running.
     public var effects: Int
+    /// Binding tasks running.
     public var bindings: Int
+    /// Relay subscriptions registered.
     public var subscriptions: Int
 
+    /// A snapshot with these counts.
     public init(features: Int, effects: Int, bindings: Int, subscriptions: Int) {
       self.features = features
       self.effects = effects
@@ -53,6 +59,7 @@ public final class LifetimeCounters: Sendable {
     /// All four counts are zero.
     public static let zero = Snapshot(features: 0, effects: 0, bindings: 0, subscriptions: 0)
 
+    /// The counts on one line, for a failing expectation.
     public var description: String {
       "features: \(features), effects: \(effects), bindings: \(bindings), subscriptions: \(subscriptions)"
     }
