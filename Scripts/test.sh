@@ -15,4 +15,8 @@ swift build -c release --product Benchmarks -Xswiftc -warnings-as-errors
 # warning or on a public symbol without a doc comment.
 Scripts/docs.sh
 swift test --skip-build --skip StressTests
+# A client package that depends on ActorMVVM by path, as an app would: the
+# public API used from outside (a search screen with the view bridge).
+swift build --package-path Tests/ClientPackage --build-tests -Xswiftc -warnings-as-errors
+swift test --package-path Tests/ClientPackage --skip-build
 Scripts/stress.sh

@@ -157,6 +157,20 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   /// effect that never ends keeps it waiting, as it does `idle()`.
   public func settled() async {
     await feature.idle()
+    await waitUntilCaughtUp()
+  }
+
+  /// Returns once every input sent before the call has been reduced and
+  /// this model shows the feature's published state and has delivered
+  /// every output emitted so far, without waiting for effects: for a test
+  /// whose effects are asleep on a `TestClock` (which `settled()` would
+  /// wait for forever).
+  public func caughtUp() async {
+    await feature.flush()
+    await waitUntilCaughtUp()
+  }
+
+  func waitUntilCaughtUp() async {
     while !isSettled {
       await withCheckedContinuation { settleWaiters.append($0) }
     }

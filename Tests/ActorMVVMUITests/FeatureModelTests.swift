@@ -144,6 +144,31 @@ final class Invalidations {
     await feature.finish()
   }
 
+  @Test func caughtUpDoesNotWaitForEffects() async {
+    let gate = TestGate()
+    struct Waiting: StateMachine {
+      let gate: TestGate
+      typealias State = Int
+      func reduce(into state: inout Int, _ input: Int) -> Effect<Int, Never> {
+        state = input
+        let gate = self.gate
+        return input == 1
+          ? .run { send in
+            await gate.wait(); send(2)
+          } : .none
+      }
+    }
+    let feature = Feature(Waiting(gate: gate), initialState: 0)
+    let model = FeatureModel(feature)
+    model.send(1)
+    await model.caughtUp()  // the effect is still waiting on its gate
+    #expect(model.state == 1)
+    gate.open()
+    await model.settled()
+    #expect(model.state == 2)
+    await feature.finish()
+  }
+
   @Test func finishedFeatureKeepsItsFinalState() async {
     let feature = Feature(Finder(), initialState: .init())
     let model = FeatureModel(feature)

@@ -1,0 +1,53 @@
+import ActorMVVM
+import ActorMVVMTesting
+import ActorMVVMUI
+import SearchScreen
+import Testing
+
+@MainActor
+@Suite struct SearchScreenTests {
+  @Test func typingDebouncesAndTheLatestQueryWins() async {
+    let clock = TestClock()
+    let feature = Feature(Search(clock: clock, search: { [$0 + "!"] }), initialState: .init())
+    let screen = SearchScreen(feature: feature)
+    screen.queryField.wrappedValue = "se"
+    screen.queryField.wrappedValue = "seoul"  // supersedes "se" before its debounce ends
+    await clock.waitForSleepers(1)  // the debounce of "seoul" (that of "se" was cancelled)
+    await screen.model.caughtUp()
+    #expect(screen.text == "Loading...")
+    await clock.advance(by: .milliseconds(300), expectingSleepers: 1)
+    await screen.model.settled()
+    #expect(screen.text == "seoul!")
+    screen.model.send(.resultTapped("seoul!"))
+    await screen.model.settled()
+    #expect(screen.opened == ["seoul!"])
+    await feature.finish()
+  }
+
+  @Test func aTypedErrorIsShown() async {
+    let clock = TestClock()
+    let feature = Feature(
+      Search(clock: clock, search: { _ throws(SearchError) in throw .server(status: 500) }), initialState: .init())
+    let screen = SearchScreen(feature: feature)
+    screen.queryField.wrappedValue = "x"
+    await clock.advance(by: .milliseconds(300), expectingSleepers: 1)
+    await screen.model.settled()
+    #expect(screen.text == "Error: server(status: 500)")
+    await feature.finish()
+  }
+
+  @Test func theMachineStepByStep() async {
+    let clock = TestClock()
+    let tester = FeatureTester(Search(clock: clock, search: { [$0] }), initialState: .init(), clock: clock)
+    await tester.send(.queryChanged("a")) {
+      $0.query = "a"
+      $0.isLoading = true
+    }
+    await clock.advance(by: .milliseconds(300), expectingSleepers: 1)
+    await tester.receive(.loaded(["a"])) {
+      $0.results = ["a"]
+      $0.isLoading = false
+    }
+    await tester.finish()
+  }
+}
