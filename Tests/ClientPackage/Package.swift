@@ -15,6 +15,19 @@ let package = Package(
         .product(name: "ActorMVVM", package: "ActorMVVM"),
         .product(name: "ActorMVVMUI", package: "ActorMVVM"),
       ]),
+    .target(
+      name: "SignUpForm",
+      dependencies: [
+        .product(name: "ActorMVVM", package: "ActorMVVM"),
+        .product(name: "ActorMVVMUI", package: "ActorMVVM"),
+      ]),
+    .testTarget(
+      name: "SignUpFormTests",
+      dependencies: [
+        "SignUpForm",
+        .product(name: "ActorMVVMUI", package: "ActorMVVM"),
+        .product(name: "ActorMVVMTesting", package: "ActorMVVM"),
+      ]),
     .testTarget(
       name: "SearchScreenTests",
       dependencies: [

@@ -243,6 +243,17 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
     self.output = output
   }
 
+  /// A scope for a child with no outputs (`Output == Never`), such as a
+  /// form's fields: the same as the full initialiser without `output`.
+  public init(
+    _ child: Child,
+    state: WritableKeyPath<ParentState, Child.State> & Sendable,
+    input: @escaping @Sendable (ParentInput) -> Child.Input?,
+    embed: @escaping @Sendable (Child.Input) -> ParentInput
+  ) where Child.Output == Never {
+    self.init(child, state: state, input: input, embed: embed, output: absurd)
+  }
+
   /// Reduces `input` with the child if it is one of the child's inputs and
   /// returns the child's effect mapped to the parent; nil otherwise, for
   /// the parent to handle.
@@ -252,6 +263,10 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
     return child.reduce(into: &parent[keyPath: state], childInput).map(input: embed, output: output)
   }
 }
+
+/// The function from an uninhabited type: never called.
+@usableFromInline
+func absurd<T>(_ never: Never) -> T {}
 
 /// What finishing a feature does to an effect run that is still going.
 public enum EffectFinishBehavior: Sendable, Equatable {
