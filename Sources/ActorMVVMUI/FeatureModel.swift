@@ -82,7 +82,6 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
           guard let self else { return }
           self.apply(state)
         }
-        self?.resumeSettledWaiters()
       },
       Task { [weak self] in
         for await output in outputs {
@@ -200,7 +199,7 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   }
 
   func resumeSettledWaiters() {
-    guard !settleWaiters.isEmpty, isSettled || Task.isCancelled else { return }
+    guard !settleWaiters.isEmpty, isSettled else { return }
     let waiters = settleWaiters
     settleWaiters = []
     for waiter in waiters { waiter.resume() }
