@@ -89,9 +89,10 @@ public final class AppContainer: Sendable {
           FindNumberMachine(numbers: numbers, records: records),
           initialState: await FindNumberMachine.initialState(from: records), counters: counters))
     case .directions:
-      return .directions(DirectionsMachine.makeFeature(service: directions, counters: counters))
+      return .directions(Feature(DirectionsMachine(service: directions), initialState: .init(), counters: counters))
     case .report(let termNo):
-      return .report(ReportMachine.makeFeature(termNo: termNo, analysis: interviewAPI, counters: counters))
+      return .report(
+        Feature(ReportMachine(analysis: interviewAPI), initialState: .init(termNo: termNo), counters: counters))
     case .messages:
       return .messages(Feature(MessagesMachine(messages: interviewAPI), initialState: .init(), counters: counters))
     case .declare(let messageId):

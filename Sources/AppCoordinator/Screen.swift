@@ -18,51 +18,50 @@ public enum Screen: Sendable {
   case declare(Feature<DeclareMachine>)
   case myPage(Feature<MyPageMachine>)
 
-  /// Finishes the feature: cancels its effects, ends its streams.
-  public func finish() async {
+  /// The feature behind the screen, seen through what every feature shares.
+  public var feature: any ScreenFeature {
     switch self {
-    case .intro(let feature): await feature.finish()
-    case .home(let feature): await feature.finish()
-    case .weather(let feature): await feature.finish()
-    case .login(let feature): await feature.finish()
-    case .findNumber(let feature): await feature.finish()
-    case .directions(let feature): await feature.finish()
-    case .report(let feature): await feature.finish()
-    case .messages(let feature): await feature.finish()
-    case .declare(let feature): await feature.finish()
-    case .myPage(let feature): await feature.finish()
+    case .intro(let feature): feature
+    case .home(let feature): feature
+    case .weather(let feature): feature
+    case .login(let feature): feature
+    case .findNumber(let feature): feature
+    case .directions(let feature): feature
+    case .report(let feature): feature
+    case .messages(let feature): feature
+    case .declare(let feature): feature
+    case .myPage(let feature): feature
     }
   }
+
+  /// Finishes the feature: cancels its effects, ends its streams.
+  public func finish() async { await feature.finish() }
 
   /// Outputs the feature has emitted so far.
-  public var emittedOutputCount: Int {
-    switch self {
-    case .intro(let feature): feature.emittedOutputCount
-    case .home(let feature): feature.emittedOutputCount
-    case .weather(let feature): feature.emittedOutputCount
-    case .login(let feature): feature.emittedOutputCount
-    case .findNumber(let feature): feature.emittedOutputCount
-    case .directions(let feature): feature.emittedOutputCount
-    case .report(let feature): feature.emittedOutputCount
-    case .messages(let feature): feature.emittedOutputCount
-    case .declare(let feature): feature.emittedOutputCount
-    case .myPage(let feature): feature.emittedOutputCount
-    }
-  }
+  public var emittedOutputCount: Int { feature.emittedOutputCount }
 
   /// Waits until the feature's inputs are reduced and its effects have ended.
-  public func idle() async {
-    switch self {
-    case .intro(let feature): await feature.idle()
-    case .home(let feature): await feature.idle()
-    case .weather(let feature): await feature.idle()
-    case .login(let feature): await feature.idle()
-    case .findNumber(let feature): await feature.idle()
-    case .directions(let feature): await feature.idle()
-    case .report(let feature): await feature.idle()
-    case .messages(let feature): await feature.idle()
-    case .declare(let feature): await feature.idle()
-    case .myPage(let feature): await feature.idle()
-    }
-  }
+  public func idle() async { await feature.idle() }
+
+  /// The feature's identity: two screens are the same screen when it is equal.
+  public var identity: ObjectIdentifier { ObjectIdentifier(feature) }
 }
+
+/// What the coordinator and a view layer need of any screen's feature,
+/// whatever its machine: its lifetime and how busy it is. ``Feature``
+/// conforms; each member keeps `Feature`'s own contract.
+public protocol ScreenFeature: AnyObject, Sendable {
+  /// See ``Feature/finish()``.
+  func finish() async
+  /// See ``Feature/idle()``.
+  func idle() async
+  /// See ``Feature/flush()``.
+  func flush() async
+  /// See ``Feature/emittedOutputCount``.
+  var emittedOutputCount: Int { get }
+  /// Effect tasks that have not returned (live or winding down), after the
+  /// inputs sent so far are reduced.
+  var activeEffectCount: Int { get async }
+}
+
+extension Feature: ScreenFeature {}

@@ -1,3 +1,4 @@
+import ActorMVVM
 import Storage
 
 /// JSON text for REPL lines: compact, keys in the order given, so every
@@ -102,8 +103,5 @@ enum Reflect {
     }
   }
 
-  static func isSecret(_ label: String?) -> Bool {
-    guard let label = label?.lowercased() else { return false }
-    return ["token", "password", "secret", "key"].contains { label.contains($0) }
-  }
+  static func isSecret(_ label: String?) -> Bool { label.map(Secrets.isSecret) ?? false }
 }

@@ -24,12 +24,13 @@ public enum ReplApp {
     for warning in await store.takeWarnings() { warn(warning.description) }
   }
 
-  /// The app over `store` (by default ``makeStore(options:)``).
+  /// The app over `store` (by default ``makeStore(options:)``), its
+  /// effects and the embedded backend's latency on `clock` (a
+  /// ``VirtualClock`` for a script; real time by default).
   public static func makeCoordinator(
     options: ReplOptions, environment: [String: String], store: (any KeyValueStore)? = nil,
-    warn: (String) -> Void
+    clock: any Clock<Duration> = ContinuousClock(), warn: (String) -> Void
   ) -> AppCoordinator {
-    let clock = ContinuousClock()
     let embedded = EmbeddedBackend(
       .init(seed: options.seed, latency: .milliseconds(options.latencyMilliseconds), clock: clock))
     let client: any HTTPClient

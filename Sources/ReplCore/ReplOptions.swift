@@ -3,7 +3,7 @@ public struct ReplOptions: Equatable, Sendable {
   public var json = false
   public var live = false
   public var seed: UInt64 = 0
-  public var latencyMilliseconds = 0
+  public var latencyMilliseconds = 300
   public var dataDirectory: String?
   public var recordPath: String?
   public var replayPath: String?
@@ -15,7 +15,7 @@ public struct ReplOptions: Equatable, Sendable {
       --json          one JSON object per line
       --live          real network (WEATHERBIT_API_KEY, NAVER_CLIENT_ID, NAVER_CLIENT_SECRET)
       --seed N        the embedded backend's seed (default 0)
-      --latency MS    simulated latency per request, embedded backend (default 0)
+      --latency MS    simulated latency per request, embedded backend (default 300)
       --data-dir DIR  keep records and the session in DIR/store.json (default: in memory)
       --record FILE   write the commands typed, with their timing, to FILE
       --replay FILE   run the commands recorded in FILE

@@ -5,18 +5,32 @@ import InterviewFeature
 import Storage
 
 /// The REPL's core: reads one command at a time, sends it to the current
-/// screen (or the coordinator), waits until the app has settled, then
-/// renders what happened: navigation, outputs, and the fields of the
-/// screen on top that changed. The view layer only: no business logic.
+/// screen (or the coordinator), and renders what happens as it happens:
+/// navigation, outputs, and the fields of the screen on top that changed.
+/// The view layer only: no business logic.
 ///
-/// Deterministic by construction: each command's effects finish (the
-/// coordinator's `settle`) before anything is rendered, and rendering
-/// follows a fixed order, so a script prints the same lines on every run.
-/// Bad input prints one error line and changes nothing.
+/// **Time.** With a ``VirtualClock`` (scripts), the app runs on virtual
+/// time: after a command the session waits until nothing can happen
+/// without time moving (every output handled, every effect asleep on the
+/// clock), renders that instant, then moves the clock to the next
+/// deadline, and so on until no effect is left. Each instant's lines carry
+/// the virtual time since the command (`+300ms `); the command's own
+/// instant has none. So a request's loading state shows before its result,
+/// and a script prints the same bytes on every run. A command ending in
+/// ` &` renders its own instant and returns without moving time (the next
+/// command overlaps it); `wait <ms>` moves time forward by that much,
+/// rendering each instant on the way. Without a clock (a terminal), time
+/// is real: the command's instant renders at once and ``watch(every:then:)``
+/// renders later changes as they land.
+///
+/// **Bad input** prints one `error:` line (the offending text escaped and
+/// cut short) and changes nothing. A command that changed nothing visible
+/// says so (`· no change`).
 public actor ReplSession {
   public enum Format: Sendable { case text, json }
 
   private let coordinator: AppCoordinator
+  private let clock: VirtualClock?
   private let format: Format
   private let write: @Sendable (String) -> Void
   /// The screen last rendered on top, and its fields as rendered. Holding
@@ -24,51 +38,86 @@ public actor ReplSession {
   /// identity and be mistaken for it.
   private var lastTop: Screen?
   private var lastFields: [(String, JSONValue)] = []
+  /// When the last command was entered: the origin of the `+Nms` prefix.
+  private var commandStartedVirtual = VirtualClock.Instant()
+  private var commandStartedReal = ContinuousClock.now
+  /// Lines rendered since the last command was entered.
+  private var renderedSinceCommand = 0
 
-  public init(coordinator: AppCoordinator, format: Format = .text, write: @escaping @Sendable (String) -> Void) {
+  /// A session over `coordinator`. Pass the ``VirtualClock`` the app's
+  /// effects sleep on to run on virtual time (scripts, tests); nil runs on
+  /// real time. `write` receives every line, in order, from the session's actor.
+  public init(
+    coordinator: AppCoordinator, clock: VirtualClock? = nil, format: Format = .text,
+    write: @escaping @Sendable (String) -> Void
+  ) {
     self.coordinator = coordinator
+    self.clock = clock
     self.format = format
     self.write = write
   }
 
-  /// Starts the app and renders its first screen.
+  /// Starts the app and renders its first screen (on virtual time, once
+  /// its first requests have landed).
   public func start() async {
+    beginCommand()
     await coordinator.start()
-    await render()
+    await runUntilSettled()
   }
 
   /// The name of the screen on top, for a prompt.
   public func currentScreenName() async -> String { await coordinator.state.top?.name ?? "app" }
 
-  /// Handles one line. Returns false when the line was `quit`.
+  /// Handles one line. Returns false when the line was `quit` (or `exit`).
   public func handle(_ line: String) async -> Bool {
-    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    var trimmed = line.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return true }
+    var overlapping = false
+    if trimmed.hasSuffix(" &") || trimmed == "&" {
+      overlapping = true
+      trimmed = String(trimmed.dropLast()).trimmingCharacters(in: .whitespaces)
+    }
     let parts = trimmed.split(separator: " ", maxSplits: 1).map(String.init)
-    let command = parts[0].lowercased()
+    guard let first = parts.first else {
+      emitError(ReplError.usage("<command> &").message)
+      return true
+    }
+    let command = first.lowercased()
     let rest = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+    beginCommand()
     do {
-      switch command {
-      case "quit", "exit":
-        return false
-      case "help":
-        await help()
-        return true
-      case "state":
-        await renderAllFields()
-        return true
-      case "back":
-        guard await coordinator.back() else { throw ReplError.invalid("already at the root screen") }
-      case "open":
-        await coordinator.open(try Self.route(rest))
-      case "deeplink":
-        guard !rest.isEmpty else { throw ReplError.usage("deeplink <actormvvm://…>") }
-        do {
-          try await coordinator.handle(deepLink: rest)
-        } catch {
-          throw ReplError.invalid(error.description)
+      if let global = ScreenView.global.first(where: { $0.names.contains(command) }) {
+        if global.takesNoArguments, !rest.isEmpty { throw ReplError.usage(global.usage) }
+        switch global.name {
+        case "quit": return false
+        case "help":
+          await help()
+          return true
+        case "state":
+          guard rest.isEmpty || rest == "--all" else { throw ReplError.usage(global.usage) }
+          await renderAllFields(hidden: rest == "--all")
+          return true
+        case "wait":
+          guard let milliseconds = Int(rest), (1...3_600_000).contains(milliseconds) else {
+            throw ReplError.usage(global.usage)
+          }
+          await wait(milliseconds: milliseconds)
+          if renderedSinceCommand == 0 { acknowledge(command) }
+          return true
+        case "back":
+          guard await coordinator.back() else { throw ReplError.invalid("already at the root screen") }
+        case "open":
+          await coordinator.open(try Self.route(rest))
+        case "deeplink":
+          guard !rest.isEmpty else { throw ReplError.usage(global.usage) }
+          do {
+            try await coordinator.handle(deepLink: rest)
+          } catch {
+            throw ReplError.invalid(error.description)
+          }
+        default: break
         }
-      default:
+      } else {
         guard let (route, screen) = await top() else { throw ReplError.invalid("no screen is open") }
         let names = ScreenView.commands(for: route).map(\.name)
         guard names.contains(command) else {
@@ -85,7 +134,12 @@ public actor ReplSession {
       emitError("\(error)")
       return true
     }
-    await render()
+    if overlapping {
+      await renderNow()
+    } else {
+      await runUntilSettled()
+      if renderedSinceCommand == 0 { acknowledge(command) }
+    }
     return true
   }
 
@@ -94,43 +148,135 @@ public actor ReplSession {
     await coordinator.finish()
   }
 
+  /// On real time (no clock): renders whatever changed every `interval`
+  /// until the task is cancelled, calling `then` after each render that
+  /// printed something (to redraw a prompt).
+  public func watch(every interval: Duration, then: @escaping @Sendable () -> Void) async {
+    while !Task.isCancelled {
+      do { try await Task.sleep(for: interval) } catch { return }
+      let before = renderedSinceCommand
+      await renderNow()
+      if renderedSinceCommand != before { then() }
+    }
+  }
+
+  // MARK: Time
+
+  private func beginCommand() {
+    renderedSinceCommand = 0
+    if let clock { commandStartedVirtual = clock.now } else { commandStartedReal = .now }
+  }
+
+  /// The time since the command, as its lines' prefix ("" at its own instant).
+  private var elapsed: Duration {
+    if let clock { commandStartedVirtual.duration(to: clock.now) } else { .now - commandStartedReal }
+  }
+
+  private var elapsedMilliseconds: Int {
+    let components = elapsed.components
+    return Int(components.seconds) * 1_000 + Int(components.attoseconds / 1_000_000_000_000_000)
+  }
+
+  /// Virtual time: renders each instant until no effect is left. Real
+  /// time: renders what the command did at once.
+  private func runUntilSettled() async {
+    guard let clock else { return await renderNow() }
+    while true {
+      await waitUntilWaitingOnTime(clock)
+      await render()
+      guard let next = clock.nextDeadline else { return }
+      clock.advance(to: next)
+    }
+  }
+
+  /// `wait <ms>`: moves virtual time forward, rendering each instant on
+  /// the way; on real time, waits that long.
+  private func wait(milliseconds: Int) async {
+    guard let clock else {
+      try? await Task.sleep(for: .milliseconds(milliseconds))
+      return await renderNow()
+    }
+    let target = clock.now.advanced(by: .milliseconds(milliseconds))
+    while true {
+      await waitUntilWaitingOnTime(clock)
+      await render()
+      guard let next = clock.nextDeadline, next <= target else { break }
+      clock.advance(to: next)
+    }
+    clock.advance(to: target)
+    await waitUntilWaitingOnTime(clock)
+    await render()
+  }
+
+  /// Renders the current instant once it is quiet (virtual time) or at once (real time).
+  private func renderNow() async {
+    if let clock { await waitUntilWaitingOnTime(clock) }
+    await render()
+  }
+
+  /// Returns once nothing can happen until the clock moves: the app's
+  /// ``AppCoordinator/Activity`` says every output is handled and every
+  /// effect is asleep on `clock`, twice in a row with the same sleepers
+  /// (the second pass reduces anything an effect sent before it slept).
+  /// Something that never gets there (an effect waiting on a task that
+  /// sleeps for it) is given up on after two seconds of real time.
+  private func waitUntilWaitingOnTime(_ clock: VirtualClock) async {
+    let giveUp = ContinuousClock.now + .seconds(2)
+    var confirmed: Int?
+    var spins = 0
+    while ContinuousClock.now < giveUp {
+      let sleepers = clock.sleeperCount
+      let activity = await coordinator.activity()
+      if activity.isWaitingOnTime(sleepers: sleepers), clock.sleeperCount == sleepers {
+        if confirmed == sleepers { return }
+        confirmed = sleepers
+        continue
+      }
+      confirmed = nil
+      spins += 1
+      if spins < 200 {
+        await Task.yield()
+      } else {
+        try? await Task.sleep(for: .microseconds(200))
+      }
+    }
+  }
+
   // MARK: Rendering
 
   private func top() async -> (Route, Screen)? {
     await coordinator.screens.last
   }
 
+  /// Renders everything since the last render: navigation and outputs in
+  /// the order they happened, then the changed fields of the screen on top.
   private func render() async {
-    await coordinator.settle()
     for entry in await coordinator.drainLog() {
       switch entry {
       case .navigation(let event, let state):
         switch format {
-        case .text: write("→ \(event)")
+        case .text: emit("→ \(event)")
         case .json:
-          write(
-            JSONText.object([
+          emit(
+            json: [
               ("type", .string("navigation")), ("event", .string(event.description)),
               ("stack", .array(state.stack.map { .string($0.description) })),
               ("modal", state.modal.map { .string($0.description) } ?? .null),
-            ]))
+            ])
         }
       case .output(let route, let output):
         let (name, value, text) = Reflect.output(output)
         switch format {
-        case .text: write("\(route.name) ! \(name)" + (text.isEmpty ? "" : ": \(text)"))
+        case .text: emit("\(route.name) ! \(name)" + (text.isEmpty ? "" : ": \(text)"))
         case .json:
-          write(
-            JSONText.object([
-              ("type", .string("output")), ("screen", .string(route.name)), ("name", .string(name)), ("value", value),
-            ]))
+          emit(
+            json: [("type", .string("output")), ("screen", .string(route.name)), ("name", .string(name)), ("value", value)])
         }
       }
     }
     guard let (route, screen) = await top() else { return }
     let fields = await ScreenView.fields(of: screen)
-    let sameScreen = lastTop.map { Self.identity(of: $0) == Self.identity(of: screen) } ?? false
-    let before = sameScreen ? lastFields : nil
+    let before = lastTop?.identity == screen.identity ? lastFields : nil
     lastTop = screen
     lastFields = fields
     for (index, field) in fields.enumerated() where before?[index].1 != field.1 {
@@ -138,29 +284,48 @@ public actor ReplSession {
     }
   }
 
-  private func renderAllFields() async {
+  private func renderAllFields(hidden: Bool) async {
     guard let (route, screen) = await top() else { return }
     let fields = await ScreenView.fields(of: screen)
     lastTop = screen
     lastFields = fields
-    for field in fields { emitField(route, field) }
+    for field in fields + (hidden ? await ScreenView.hiddenFields(of: screen) : []) { emitField(route, field) }
   }
 
   private func emitField(_ route: Route, _ field: (String, JSONValue)) {
     switch format {
-    case .text: write("\(route.name).\(field.0) = \(JSONText.encode(field.1))")
+    case .text: emit("\(route.name).\(field.0) = \(JSONText.encode(field.1))")
     case .json:
-      write(
-        JSONText.object([
-          ("type", .string("state")), ("screen", .string(route.name)), ("field", .string(field.0)), ("value", field.1),
-        ]))
+      emit(json: [("type", .string("state")), ("screen", .string(route.name)), ("field", .string(field.0)), ("value", field.1)])
     }
   }
 
+  /// One line at the current instant: text lines after the command's own
+  /// instant start with `+Nms `; JSON lines carry `"ms"` always.
+  private func emit(_ text: String) {
+    renderedSinceCommand += 1
+    let milliseconds = elapsedMilliseconds
+    write(milliseconds == 0 ? text : "+\(milliseconds)ms \(text)")
+  }
+
+  private func emit(json pairs: [(String, JSONValue)]) {
+    renderedSinceCommand += 1
+    write(JSONText.object(pairs + [("ms", .number(Double(elapsedMilliseconds)))]))
+  }
+
   private func emitError(_ message: String) {
+    let message = Self.printable(message)
     switch format {
-    case .text: write("error: \(message)")
-    case .json: write(JSONText.object([("type", .string("error")), ("message", .string(message))]))
+    case .text: emit("error: \(message)")
+    case .json: emit(json: [("type", .string("error")), ("message", .string(message))])
+    }
+  }
+
+  /// For a command that changed nothing on screen: says it was heard.
+  private func acknowledge(_ command: String) {
+    switch format {
+    case .text: emit("· no change")
+    case .json: emit(json: [("type", .string("unchanged")), ("command", .string(command))])
     }
   }
 
@@ -170,20 +335,36 @@ public actor ReplSession {
     let global = ScreenView.global.map(\.usage)
     switch format {
     case .text:
-      write("\(route.name) commands: " + screen.joined(separator: "; "))
-      write("global commands: " + global.joined(separator: "; "))
+      emit("\(route.name) commands: " + screen.joined(separator: "; "))
+      emit("global commands: " + global.joined(separator: "; "))
+      emit("end a command with \" &\" to type the next one while it runs")
     case .json:
-      write(
-        JSONText.object([
+      emit(
+        json: [
           ("type", .string("help")), ("screen", .string(route.name)),
           ("commands", .array(screen.map(JSONValue.string))), ("global", .array(global.map(JSONValue.string))),
-        ]))
+        ])
     }
+  }
+
+  /// `message` safe for a terminal: control characters escaped as `\u{…}`,
+  /// at most 300 characters.
+  static func printable(_ message: String) -> String {
+    var out = ""
+    for scalar in message.unicodeScalars {
+      if scalar.properties.generalCategory == .control {
+        out += "\\u{\(String(scalar.value, radix: 16))}"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out.count > 300 ? String(out.prefix(300)) + "…" : out
   }
 
   static func route(_ text: String) throws(ReplError) -> Route {
     let words = text.lowercased().split(separator: " ").map(String.init)
     let usage = ReplError.usage(ScreenView.global.first { $0.name == "open" }!.usage)
+    guard words.count == 1 || words.first == "report" else { throw usage }
     switch words.first {
     case "weather": return .weather
     case "login": return .login
@@ -196,21 +377,6 @@ public actor ReplSession {
       guard words.count == 2, let termNo = Int(words[1]) else { throw .usage("open report <termNo>") }
       return .report(termNo: termNo)
     default: throw usage
-    }
-  }
-
-  static func identity(of screen: Screen) -> ObjectIdentifier {
-    switch screen {
-    case .intro(let feature): ObjectIdentifier(feature)
-    case .home(let feature): ObjectIdentifier(feature)
-    case .weather(let feature): ObjectIdentifier(feature)
-    case .login(let feature): ObjectIdentifier(feature)
-    case .findNumber(let feature): ObjectIdentifier(feature)
-    case .directions(let feature): ObjectIdentifier(feature)
-    case .report(let feature): ObjectIdentifier(feature)
-    case .messages(let feature): ObjectIdentifier(feature)
-    case .declare(let feature): ObjectIdentifier(feature)
-    case .myPage(let feature): ObjectIdentifier(feature)
     }
   }
 }

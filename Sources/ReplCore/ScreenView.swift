@@ -7,10 +7,16 @@ import LoginFeature
 import Storage
 import WeatherFeature
 
-/// A command a screen takes: its name and its usage line.
+/// A command a screen takes: its name, its usage line, and for a global
+/// command its aliases and whether it takes words after its name.
 struct CommandSpec: Sendable {
   let name: String
   let usage: String
+  var aliases: [String] = []
+  var takesNoArguments = false
+
+  /// The name and its aliases.
+  var names: [String] { [name] + aliases }
 }
 
 /// Why a line did nothing.
@@ -22,24 +28,34 @@ enum ReplError: Error, Equatable {
   var message: String {
     switch self {
     case .unknown(let word, let suggestion, let commands):
-      (suggestion.map { "unknown command \"\(word)\"; did you mean \"\($0)\"? " } ?? "unknown command \"\(word)\"; ")
+      "unknown command \(Self.quote(word)); " + (suggestion.map { "did you mean \"\($0)\"? " } ?? "")
         + "commands: " + commands.joined(separator: ", ")
     case .usage(let usage): "usage: \(usage)"
     case .invalid(let message): message
     }
+  }
+
+  /// How a line's text appears in an error: as a JSON string (control
+  /// characters escaped, so nothing typed can drive the terminal), cut to
+  /// `limit` characters with an ellipsis.
+  static func quote(_ text: String, limit: Int = 40) -> String {
+    JSONText.quote(text.count > limit ? String(text.prefix(limit)) + "…" : text)
   }
 }
 
 /// The headless view of each screen: the fields it shows and the commands
 /// it takes. It renders state and sends inputs; no business logic lives here.
 enum ScreenView {
+  /// Commands every screen takes. Like screen commands, a command that
+  /// takes no words rejects extra ones with its usage line.
   static let global = [
-    CommandSpec(name: "help", usage: "help"),
-    CommandSpec(name: "state", usage: "state"),
-    CommandSpec(name: "back", usage: "back"),
+    CommandSpec(name: "help", usage: "help", takesNoArguments: true),
+    CommandSpec(name: "state", usage: "state [--all]"),
+    CommandSpec(name: "wait", usage: "wait <milliseconds>"),
+    CommandSpec(name: "back", usage: "back", takesNoArguments: true),
     CommandSpec(name: "open", usage: "open <weather|login|findnumber|directions|report <termNo>|messages|mypage|home>"),
     CommandSpec(name: "deeplink", usage: "deeplink <actormvvm://…>"),
-    CommandSpec(name: "quit", usage: "quit"),
+    CommandSpec(name: "quit", usage: "quit (or exit)", aliases: ["exit"], takesNoArguments: true),
   ]
 
   static func commands(for route: Route) -> [CommandSpec] {
@@ -54,7 +70,7 @@ enum ScreenView {
       ]
     case .findNumber:
       [
-        CommandSpec(name: "start", usage: "start"), CommandSpec(name: "check", usage: "check <1-3>"),
+        CommandSpec(name: "start", usage: "start"), CommandSpec(name: "check", usage: "check <1|2|3>"),
         CommandSpec(name: "reset", usage: "reset"),
       ]
     case .directions:
@@ -101,7 +117,10 @@ enum ScreenView {
     case (.login(let feature), "password"): feature.send(.passwordChanged(try text()))
     case (.login(let feature), "login"): try none(); feature.send(.loginTapped)
     case (.findNumber(let feature), "start"): try none(); feature.send(.gameStart)
-    case (.findNumber(let feature), "check"): feature.send(.checkNumber(try int()))
+    case (.findNumber(let feature), "check"):
+      let guess = try int()
+      guard (1...3).contains(guess) else { throw usage() }
+      feature.send(.checkNumber(guess))
     case (.findNumber(let feature), "reset"): try none(); feature.send(.resetStage)
     case (.directions(let feature), "location"): feature.send(.locationUpdated(try coordinate()))
     case (.directions(let feature), "tap"): feature.send(.mapTapped(try coordinate()))
@@ -158,7 +177,7 @@ enum ScreenView {
     case .findNumber(let feature):
       let state = await feature.state
       return [
-        ("target", number(state.target)), ("round", number(state.round)), ("bestRecord", number(state.bestRecord)),
+        ("round", number(state.round)), ("bestRecord", number(state.bestRecord)),
         ("currentRecord", number(state.currentRecord)), ("stage", .string(state.stageText)),
         ("best", .string(state.bestRecordText)), ("current", .string(state.currentRecordText)),
         ("isLoading", .bool(state.isLoading)),
@@ -215,6 +234,13 @@ enum ScreenView {
     }
   }
 
+  /// Fields a screen keeps off the view, shown only by `state --all`:
+  /// FindNumber's answer (the article keeps it out of the view, for tests).
+  static func hiddenFields(of screen: Screen) async -> [(String, JSONValue)] {
+    guard case .findNumber(let feature) = screen else { return [] }
+    return [("target", number(await feature.state.target))]
+  }
+
   static func number(_ value: Int) -> JSONValue { .number(Double(value)) }
 
   static func describe(_ section: ReportMachine.Section) -> String {
@@ -230,7 +256,7 @@ enum ScreenView {
   /// The closest known command, if any is close enough to be a typo.
   static func suggestion(for word: String, among names: [String]) -> String? {
     let scored = names.map { ($0, distance(word.lowercased(), $0)) }.min { $0.1 < $1.1 }
-    guard let (name, score) = scored, score <= max(2, word.count / 2) else { return nil }
+    guard let (name, score) = scored, score <= max(1, word.count / 3) else { return nil }
     return name
   }
 

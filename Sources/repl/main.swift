@@ -26,10 +26,14 @@ func main() async -> Int32 {
   let warn: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
   let store = ReplApp.makeStore(options: options)
   await ReplApp.reportStorageWarnings(of: store, warn: warn)
-  let coordinator = ReplApp.makeCoordinator(
-    options: options, environment: ProcessInfo.processInfo.environment, store: store, warn: warn)
-  let session = ReplSession(coordinator: coordinator, format: options.json ? .json : .text, write: write)
   let interactive = isatty(STDIN_FILENO) == 1 && options.replayPath == nil
+  // A script runs on virtual time (same transcript every run); a terminal on real time.
+  let virtual = interactive ? nil : VirtualClock()
+  let coordinator = ReplApp.makeCoordinator(
+    options: options, environment: ProcessInfo.processInfo.environment, store: store,
+    clock: virtual ?? ContinuousClock() as any Clock<Duration>, warn: warn)
+  let session = ReplSession(
+    coordinator: coordinator, clock: virtual, format: options.json ? .json : .text, write: write)
 
   var lines: [String]? = nil
   if let path = options.replayPath {
@@ -54,6 +58,15 @@ func main() async -> Int32 {
   }
   let started = ContinuousClock.now
   await session.start()
+  // In a terminal, lines that land while the user types appear at once,
+  // followed by a fresh prompt.
+  let watcher: Task<Void, Never>? =
+    interactive
+    ? Task {
+      await session.watch(every: .milliseconds(30)) {
+        Task { FileHandle.standardOutput.write(Data("\(await session.currentScreenName())> ".utf8)) }
+      }
+    } : nil
   var replayIndex = 0
   while true {
     if interactive {
@@ -76,6 +89,8 @@ func main() async -> Int32 {
     }
     guard await session.handle(line) else { break }
   }
+  watcher?.cancel()
+  await watcher?.value
   await session.finish()
   try? recorder?.close()
   return 0

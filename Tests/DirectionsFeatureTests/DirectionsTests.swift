@@ -97,7 +97,7 @@ struct DirectionsMachineTests {
     guide: [GuideStep(instructions: "목적지", distanceMetres: 10, duration: .seconds(2), type: 88)])
 
   func tester(_ service: any DirectionsService) -> FeatureTester<DirectionsMachine> {
-    FeatureTester(DirectionsMachine(service: service, activity: ActivityTracker()), initialState: .init())
+    FeatureTester(DirectionsMachine(service: service), initialState: .init())
   }
 
   @Test("First tap sets the start, second the goal, later taps move the goal; reset clears both")
@@ -136,42 +136,45 @@ struct DirectionsMachineTests {
     let tester = tester(GatedDirections(gate: gate, route: Self.route))
     await tester.send(.mapTapped(seoulStation)) { $0.start = seoulStation }
     await tester.send(.mapTapped(cityHall)) { $0.goal = cityHall }
-    await tester.send(.drawPathTapped)
+    await tester.send(.drawPathTapped) { $0.isLoading = true }
     await tester.receive(.routeLoaded(Self.route)) {
       $0.path = Self.route.path
       $0.summary = Self.route.summary
       $0.guide = Self.route.guide
+      $0.isLoading = false
     }
     await tester.send(.detailTapped) { $0.isDetailShown = true }
     await tester.send(.detailClosed) { $0.isDetailShown = false }
     await tester.finish()
   }
 
-  @Test("isLoading follows the activity tracker: true while the request runs, false after")
+  @Test("isLoading: true from the request until its route lands; a moved marker cancels it and clears it")
   func loading() async {
     let gate = TestGate()
-    let counters = LifetimeCounters()
-    let feature = DirectionsMachine.makeFeature(
-      service: GatedDirections(gate: gate, route: Self.route), counters: counters)
-    var states = feature.stateValues.makeAsyncIterator()
-    feature.send(.mapTapped(seoulStation))
-    feature.send(.mapTapped(cityHall))
-    feature.send(.drawPathTapped)
-    while let state = await states.next(), !state.isLoading {}
+    let tester = tester(GatedDirections(gate: gate, route: Self.route))
+    await tester.send(.mapTapped(seoulStation)) { $0.start = seoulStation }
+    await tester.send(.mapTapped(cityHall)) { $0.goal = cityHall }
+    await tester.send(.drawPathTapped) { $0.isLoading = true }
+    await tester.send(.mapTapped(jeju)) {
+      $0.goal = jeju
+      $0.isLoading = false
+    }
+    await tester.send(.drawPathTapped) { $0.isLoading = true }
     gate.open()
-    while let state = await states.next(), state.isLoading || state.summary == nil {}
-    #expect(await feature.state.path == Self.route.path)
-    await feature.finish()
-    #expect(counters.effects == 0 && counters.bindings == 0)
-    while await states.next() != nil {}
-    #expect(counters.subscriptions == 0)
+    await tester.receive(.routeLoaded(Self.route)) {
+      $0.path = Self.route.path
+      $0.summary = Self.route.summary
+      $0.guide = Self.route.guide
+      $0.isLoading = false
+    }
+    await tester.finish()
   }
 
   @Test("A new draw supersedes the one in flight; moving a marker cancels it")
   func supersede() async {
     let first = TestGate()
     let feature = Feature(
-      DirectionsMachine(service: GatedDirections(gate: first, route: Self.route), activity: ActivityTracker()),
+      DirectionsMachine(service: GatedDirections(gate: first, route: Self.route)),
       initialState: .init(), counters: LifetimeCounters())
     feature.send(.mapTapped(seoulStation))
     feature.send(.mapTapped(cityHall))

@@ -154,7 +154,8 @@ struct InterviewScreenTests {
   func report() async throws {
     let stack = Stack()
     try await stack.login()
-    let feature = ReportMachine.makeFeature(termNo: 101, analysis: stack.api, counters: LifetimeCounters())
+    let feature = Feature(
+      ReportMachine(analysis: stack.api), initialState: .init(termNo: 101), counters: LifetimeCounters())
     feature.send(.loadTriggered)
     await feature.idle()
     #expect(await feature.state.sections.count == 1)
@@ -165,7 +166,8 @@ struct InterviewScreenTests {
     if case .keywords(let keywords) = sections.last { #expect(keywords.contains("Swift")) }
     await feature.finish()
 
-    let notReady = ReportMachine.makeFeature(termNo: 102, analysis: stack.api, counters: LifetimeCounters())
+    let notReady = Feature(
+      ReportMachine(analysis: stack.api), initialState: .init(termNo: 102), counters: LifetimeCounters())
     notReady.send(.totalReportTriggered)
     await notReady.idle()
     #expect(await notReady.state.error == TriggeredError(.totalReport, .notReady))
@@ -202,5 +204,45 @@ struct InterviewScreenTests {
     await room.send(.declareFinished(.completed))
     await room.expectOutput(.alert(.declareComplete))
     await room.finish()
+  }
+}
+
+/// An analysis whose title waits for a gate and whose report is not ready.
+struct GatedAnalysis: AnalysisUseCase {
+  let gate: TestGate
+  static let summary = InterviewSummary(
+    termNo: 7, title: "t", companyName: "c", careerName: "", occupationName: "", regDate: "", completed: true)
+
+  func interview(termNo: Int) async throws(InterviewError) -> InterviewSummary {
+    await gate.wait()
+    return Self.summary
+  }
+
+  func analysisReport(termNo: Int) async throws(InterviewError) -> AnalysisReport { throw .notReady }
+}
+
+@Suite("Report: activity")
+struct ReportActivityTests {
+  @Test("isLoading while any trigger's request is in flight, in reduce where a tester sees it")
+  func loading() async {
+    let gate = TestGate()
+    let tester = FeatureTester(ReportMachine(analysis: GatedAnalysis(gate: gate)), initialState: .init(termNo: 7))
+    await tester.send(.loadTriggered) { $0.loading = [.load] }
+    #expect(await tester.state.isLoading)
+    await tester.send(.totalReportTriggered) { $0.loading = [.load, .totalReport] }
+    await tester.receive(.failed(TriggeredError(.totalReport, .notReady))) {
+      $0.error = TriggeredError(.totalReport, .notReady)
+      $0.loading = [.load]
+    }
+    #expect(await tester.state.isLoading)
+    gate.open()
+    await tester.receive(.interviewLoaded(GatedAnalysis.summary)) {
+      $0.interview = GatedAnalysis.summary
+      $0.sections = [.title(GatedAnalysis.summary)]
+      $0.error = nil
+      $0.loading = []
+    }
+    #expect(await !tester.state.isLoading)
+    await tester.finish()
   }
 }

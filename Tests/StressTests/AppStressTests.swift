@@ -100,9 +100,10 @@ struct AppStressTests {
 
   @Test("REPL: a few thousand random lines, valid and not: it never exits and errors change nothing")
   func replRandomLines() async {
-    let coordinator = ReplApp.makeCoordinator(options: ReplOptions(), environment: [:], warn: { _ in })
+    let clock = VirtualClock()
+    let coordinator = ReplApp.makeCoordinator(options: ReplOptions(), environment: [:], clock: clock, warn: { _ in })
     let lines = LinesBox()
-    let session = ReplSession(coordinator: coordinator) { lines.append($0) }
+    let session = ReplSession(coordinator: coordinator, clock: clock) { lines.append($0) }
     await session.start()
     var random = SystemRandomNumberGenerator()
     let vocabulary = [

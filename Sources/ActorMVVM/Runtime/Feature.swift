@@ -228,6 +228,16 @@ public final actor Feature<Machine: StateMachine> {
   @inlinable
   public var runningEffectCount: Int { runner.liveCount }
 
+  /// Effect tasks that have not returned, after every input sent before the
+  /// call is reduced: the live runs and the cancelled ones still winding
+  /// down (``idle()`` waits for this to reach zero). A virtual-time driver
+  /// compares it with the tasks asleep on its clock to tell when nothing
+  /// can move until time does.
+  public var activeEffectCount: Int {
+    drainPending()
+    return runner.activeCount
+  }
+
   // MARK: Lifetime
 
   /// Returns once every input sent before the call has been reduced and

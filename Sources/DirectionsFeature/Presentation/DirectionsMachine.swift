@@ -4,8 +4,10 @@ import ActorMVVM
 /// "길찾기" for the route, open the detail list.
 ///
 /// The view model stays "dumb", as the article insists: it never names the
-/// network. Directions come from a ``DirectionsService``; `isLoading` is the
-/// ``ActivityTracker``'s in-flight count, bound in by ``makeFeature(service:counters:)``.
+/// network. Directions come from a ``DirectionsService``. `isLoading` is
+/// kept by `reduce`, as in every feature of the app: true from the request
+/// until its route or error lands, or until moving a marker cancels it (the
+/// article's `trackActivity`, where a test can assert it).
 ///
 /// Markers: the first tap sets the start, the second the goal, and every
 /// later tap *moves the goal* (the start stays where the user put it; "reset"
@@ -38,29 +40,14 @@ public struct DirectionsMachine: StateMachine {
     case detailClosed
     case routeLoaded(DrivingRoute)
     case routeFailed(DirectionsError)
-    case loadingChanged(Bool)
   }
 
   public typealias Output = Never
 
   let service: any DirectionsService
-  let activity: ActivityTracker
 
-  public init(service: any DirectionsService, activity: ActivityTracker) {
+  public init(service: any DirectionsService) {
     self.service = service
-    self.activity = activity
-  }
-
-  /// A feature running this machine with its activity tracker bound to
-  /// `isLoading`: the composition root's one call.
-  public static func makeFeature(
-    service: any DirectionsService, counters: LifetimeCounters = .shared
-  ) -> Feature<DirectionsMachine> {
-    let activity = ActivityTracker(counters: counters)
-    let feature = Feature(
-      DirectionsMachine(service: service, activity: activity), initialState: State(), counters: counters)
-    feature.bind(activity.isLoadingValues, to: Input.loadingChanged)
-    return feature
   }
 
   enum ID: Hashable, Sendable { case route }
@@ -85,11 +72,11 @@ public struct DirectionsMachine: StateMachine {
         return .none
       }
       state.error = nil
-      let (service, activity) = (self.service, self.activity)
+      state.isLoading = true
+      let service = self.service
       let navigation = NavigationData(start: start, goal: goal)
       return .task(id: ID.route) { () async throws(DirectionsError) in
-        .routeLoaded(
-          try await activity.track { () async throws(DirectionsError) in try await service.route(navigation) })
+        .routeLoaded(try await service.route(navigation))
       } catch: {
         .routeFailed($0)
       }
@@ -103,12 +90,11 @@ public struct DirectionsMachine: StateMachine {
       state.path = route.path
       state.summary = route.summary
       state.guide = route.guide
+      state.isLoading = false
       return .none
     case .routeFailed(let error):
       state.error = error
-      return .none
-    case .loadingChanged(let isLoading):
-      state.isLoading = isLoading
+      state.isLoading = false
       return .none
     }
   }
@@ -119,5 +105,6 @@ public struct DirectionsMachine: StateMachine {
     state.guide = []
     state.isDetailShown = false
     state.error = nil
+    state.isLoading = false
   }
 }

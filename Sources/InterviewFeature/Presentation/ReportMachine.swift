@@ -2,10 +2,12 @@ import ActorMVVM
 
 /// The analysis report (the article's `ReportViewModel`): `load` shows the
 /// title section; the total-report trigger fetches the report (token
-/// refreshed first if needed), tracks its activity, and shows every
-/// section. Errors carry the trigger that caused them.
+/// refreshed first if needed) and shows every section. Errors carry the
+/// trigger that caused them. Activity is tracked by `reduce` (the article's
+/// `trackActivity`): `loading` holds the triggers whose request is in
+/// flight, and `isLoading` is true while any is.
 public struct ReportMachine: StateMachine {
-  public enum Trigger: Equatable, Sendable { case load, totalReport }
+  public enum Trigger: Hashable, Sendable { case load, totalReport }
 
   public enum Section: Equatable, Sendable {
     case title(InterviewSummary)
@@ -19,10 +21,14 @@ public struct ReportMachine: StateMachine {
     public var termNo: Int
     public var interview: InterviewSummary?
     public var sections: [Section] = []
-    public var isLoading = false
+    /// The triggers whose request is in flight.
+    public var loading: Set<Trigger> = []
     public var error: TriggeredError<Trigger>?
 
     public init(termNo: Int) { self.termNo = termNo }
+
+    /// Whether any request is in flight.
+    public var isLoading: Bool { !loading.isEmpty }
   }
 
   public enum Input: Sendable, Equatable {
@@ -31,7 +37,6 @@ public struct ReportMachine: StateMachine {
     case interviewLoaded(InterviewSummary)
     case reportLoaded(AnalysisReport)
     case failed(TriggeredError<Trigger>)
-    case loadingChanged(Bool)
   }
 
   public enum Output: Sendable, Equatable {
@@ -39,42 +44,27 @@ public struct ReportMachine: StateMachine {
   }
 
   let analysis: any AnalysisUseCase
-  let activity: ActivityTracker
 
-  public init(analysis: any AnalysisUseCase, activity: ActivityTracker) {
+  public init(analysis: any AnalysisUseCase) {
     self.analysis = analysis
-    self.activity = activity
-  }
-
-  /// A feature for report `termNo`, its activity tracker bound to `isLoading`.
-  public static func makeFeature(
-    termNo: Int, analysis: any AnalysisUseCase, counters: LifetimeCounters = .shared
-  ) -> Feature<ReportMachine> {
-    let activity = ActivityTracker(counters: counters)
-    let feature = Feature(
-      ReportMachine(analysis: analysis, activity: activity), initialState: State(termNo: termNo), counters: counters)
-    feature.bind(activity.isLoadingValues, to: Input.loadingChanged)
-    return feature
   }
 
   enum ID: Hashable, Sendable { case load, total }
 
   public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
-    let (analysis, activity, termNo) = (self.analysis, self.activity, state.termNo)
+    let (analysis, termNo) = (self.analysis, state.termNo)
     switch input {
     case .loadTriggered:
+      state.loading.insert(.load)
       return .task(id: ID.load) { () async throws(InterviewError) in
-        .interviewLoaded(
-          try await activity.track { () async throws(InterviewError) in try await analysis.interview(termNo: termNo) })
+        .interviewLoaded(try await analysis.interview(termNo: termNo))
       } catch: {
         .failed(TriggeredError(.load, $0))
       }
     case .totalReportTriggered:
+      state.loading.insert(.totalReport)
       return .task(id: ID.total) { () async throws(InterviewError) in
-        .reportLoaded(
-          try await activity.track { () async throws(InterviewError) in
-            try await analysis.analysisReport(termNo: termNo)
-          })
+        .reportLoaded(try await analysis.analysisReport(termNo: termNo))
       } catch: {
         .failed(TriggeredError(.totalReport, $0))
       }
@@ -82,6 +72,7 @@ public struct ReportMachine: StateMachine {
       state.interview = interview
       state.sections = [.title(interview)]
       state.error = nil
+      state.loading.remove(.load)
       return .none
     case .reportLoaded(let report):
       state.sections =
@@ -92,13 +83,12 @@ public struct ReportMachine: StateMachine {
           .keywords(report.keywords),
         ]
       state.error = nil
+      state.loading.remove(.totalReport)
       return .none
     case .failed(let error):
       state.error = error
+      state.loading.remove(error.trigger)
       return error.error == .sessionExpired ? .emit(.sessionExpired) : .none
-    case .loadingChanged(let isLoading):
-      state.isLoading = isLoading
-      return .none
     }
   }
 }
