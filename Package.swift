@@ -75,7 +75,9 @@ let package = Package(
     .testTarget(
       name: "AppCoordinatorTests",
       dependencies: ["AppCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature", "LoginFeature"]),
-    .testTarget(name: "ReplTests", dependencies: ["ReplCore", "AppCoordinator", "ActorMVVM"], exclude: ["Golden"]),
+    .testTarget(
+      name: "ReplTests", dependencies: ["ReplCore", "AppCoordinator", "ActorMVVM", "EmbeddedBackend", "Storage"],
+      exclude: ["Golden"]),
     .testTarget(
       name: "StressTests",
       dependencies: [

@@ -21,12 +21,17 @@ public struct AppConfiguration: Sendable {
   /// nil → the Directions screen reports missing keys instead of routing.
   public var naverCredentials: NaverDirectionsClient.Credentials?
   public var counters: LifetimeCounters
+  /// Where every feature's trace lines go (``FeatureTrace/printing(_:to:)``,
+  /// prefixed with the screen's name), or nil for no tracing.
+  public var trace: (@Sendable (String) -> Void)?
 
   public init(
     httpClient: any HTTPClient, clock: any Clock<Duration> = ContinuousClock(),
     store: any KeyValueStore = InMemoryKeyValueStore(), weatherbitKey: String?,
-    naverCredentials: NaverDirectionsClient.Credentials?, counters: LifetimeCounters = .shared
+    naverCredentials: NaverDirectionsClient.Credentials?, counters: LifetimeCounters = .shared,
+    trace: (@Sendable (String) -> Void)? = nil
   ) {
+    self.trace = trace
     self.httpClient = httpClient
     self.clock = clock
     self.store = store
@@ -68,33 +73,31 @@ public final class AppContainer: Sendable {
 
   /// A new feature for `route`, not yet started.
   public func makeScreen(_ route: Route) async -> Screen {
-    let counters = configuration.counters
     switch route {
     case .intro:
       return .intro(
-        Feature(IntroMachine(serviceCheck: interviewAPI, session: session), initialState: .init(), counters: counters))
+        feature(IntroMachine(serviceCheck: interviewAPI, session: session), .init(), name: route.name))
     case .home:
       return .home(
-        Feature(
-          HomeMachine(home: interviewAPI), initialState: .init(member: await session.currentUser()), counters: counters)
+        feature(HomeMachine(home: interviewAPI), .init(member: await session.currentUser()), name: route.name)
       )
     case .weather:
       return .weather(
-        Feature(WeatherMachine(geocoder: geocoder, weather: weather), initialState: .init(), counters: counters))
+        feature(WeatherMachine(geocoder: geocoder, weather: weather), .init(), name: route.name))
     case .login:
-      return .login(Feature(LoginMachine(auth: auth), initialState: .init(), counters: counters))
+      return .login(feature(LoginMachine(auth: auth), .init(), name: route.name))
     case .findNumber:
       return .findNumber(
-        Feature(
-          FindNumberMachine(numbers: numbers, records: records),
-          initialState: await FindNumberMachine.initialState(from: records), counters: counters))
+        feature(
+          FindNumberMachine(numbers: numbers, records: records), await FindNumberMachine.initialState(from: records),
+          name: route.name))
     case .directions:
-      return .directions(Feature(DirectionsMachine(service: directions), initialState: .init(), counters: counters))
+      return .directions(feature(DirectionsMachine(service: directions), .init(), name: route.name))
     case .report(let termNo):
       return .report(
-        Feature(ReportMachine(analysis: interviewAPI), initialState: .init(termNo: termNo), counters: counters))
+        feature(ReportMachine(analysis: interviewAPI), .init(termNo: termNo), name: route.name))
     case .messages:
-      return .messages(Feature(MessagesMachine(messages: interviewAPI), initialState: .init(), counters: counters))
+      return .messages(feature(MessagesMachine(messages: interviewAPI), .init(), name: route.name))
     case .declare(let messageId):
       var message = Message(messageId: messageId, sender: "", text: "", sentAt: "")
       for room in (try? await interviewAPI.rooms()) ?? [] {
@@ -108,17 +111,26 @@ public final class AppContainer: Sendable {
       return makeDeclareScreen(message)
     case .myPage:
       return .myPage(
-        Feature(MyPageMachine(myPage: interviewAPI, session: session), initialState: .init(), counters: counters))
+        feature(MyPageMachine(myPage: interviewAPI, session: session), .init(), name: route.name))
     }
   }
 }
 
 extension AppContainer {
+  /// A feature counted in the configuration's counters, traced to its
+  /// ``AppConfiguration/trace`` sink (prefixed with `name`) if there is one.
+  func feature<Machine: StateMachine>(
+    _ machine: Machine, _ initialState: Machine.State, name: String
+  ) -> Feature<Machine> {
+    Feature(
+      machine, initialState: initialState, counters: configuration.counters,
+      trace: configuration.trace.map { .printing(name, to: $0) })
+  }
+
   /// The declare screen for a message the room already has.
   public func makeDeclareScreen(_ message: Message) -> Screen {
     .declare(
-      Feature(
-        DeclareMachine(declare: interviewAPI), initialState: .init(message: message), counters: configuration.counters))
+      feature(DeclareMachine(declare: interviewAPI), .init(message: message), name: "declare"))
   }
 }
 

@@ -1,11 +1,13 @@
 /// SplitMix64: a tiny, fast, seedable generator, so the embedded backend
 /// answers the same way on every run with the same seed.
-struct SeededRandom: RandomNumberGenerator, Sendable {
+public struct SeededRandom: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
-  init(seed: UInt64) { state = seed }
+  /// A generator that yields the same sequence for the same `seed`.
+  public init(seed: UInt64) { state = seed }
 
-  mutating func next() -> UInt64 {
+  /// The next 64 random bits.
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -26,10 +26,11 @@ public enum ReplApp {
 
   /// The app over `store` (by default ``makeStore(options:)``), its
   /// effects and the embedded backend's latency on `clock` (a
-  /// ``VirtualClock`` for a script; real time by default).
+  /// ``VirtualClock`` for a script; real time by default), every feature
+  /// traced into `trace` if given.
   public static func makeCoordinator(
     options: ReplOptions, environment: [String: String], store: (any KeyValueStore)? = nil,
-    clock: any Clock<Duration> = ContinuousClock(), warn: (String) -> Void
+    clock: any Clock<Duration> = ContinuousClock(), trace: TraceLines? = nil, warn: (String) -> Void
   ) -> AppCoordinator {
     let embedded = EmbeddedBackend(
       .init(seed: options.seed, latency: .milliseconds(options.latencyMilliseconds), clock: clock))
@@ -53,7 +54,8 @@ public enum ReplApp {
     return AppCoordinator(
       container: AppContainer(
         AppConfiguration(
-          httpClient: client, clock: clock, store: store, weatherbitKey: weatherbitKey, naverCredentials: naver)))
+          httpClient: client, clock: clock, store: store, weatherbitKey: weatherbitKey, naverCredentials: naver,
+          trace: trace.map { lines in { @Sendable line in lines.append(line) } })))
   }
 }
 
@@ -64,16 +66,5 @@ struct LiveRouter: HTTPClient {
 
   func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
     request.url.host == "api.interview.example" ? try await embedded.send(request) : try await live.send(request)
-  }
-}
-
-/// One recorded command: what was typed and when, in milliseconds since start.
-public struct RecordedLine: Codable, Equatable, Sendable {
-  public var atMilliseconds: Int
-  public var line: String
-
-  public init(atMilliseconds: Int, line: String) {
-    self.atMilliseconds = atMilliseconds
-    self.line = line
   }
 }

@@ -1,6 +1,7 @@
 /// The REPL's command line.
 public struct ReplOptions: Equatable, Sendable {
   public var json = false
+  public var trace = false
   public var live = false
   public var seed: UInt64 = 0
   public var latencyMilliseconds = 300
@@ -11,8 +12,9 @@ public struct ReplOptions: Equatable, Sendable {
   public init() {}
 
   public static let usage = """
-    usage: repl [--json] [--live] [--seed N] [--latency MS] [--data-dir DIR] [--record FILE | --replay FILE]
+    usage: repl [--json] [--trace] [--live] [--seed N] [--latency MS] [--data-dir DIR] [--record FILE | --replay FILE]
       --json          one JSON object per line
+      --trace         also print each feature's trace: inputs, state changes, effects, stale results
       --live          real network (WEATHERBIT_API_KEY, NAVER_CLIENT_ID, NAVER_CLIENT_SECRET)
       --seed N        the embedded backend's seed (default 0)
       --latency MS    simulated latency per request, embedded backend (default 300)
@@ -31,6 +33,7 @@ public struct ReplOptions: Equatable, Sendable {
     while let argument = iterator.next() {
       switch argument {
       case "--json": json = true
+      case "--trace": trace = true
       case "--live": live = true
       case "--seed":
         let text = try value(argument)

@@ -31,6 +31,7 @@ public actor ReplSession {
 
   private let coordinator: AppCoordinator
   private let clock: VirtualClock?
+  private let trace: TraceLines?
   private let format: Format
   private let write: @Sendable (String) -> Void
   /// The screen last rendered on top, and its fields as rendered. Holding
@@ -46,13 +47,15 @@ public actor ReplSession {
 
   /// A session over `coordinator`. Pass the ``VirtualClock`` the app's
   /// effects sleep on to run on virtual time (scripts, tests); nil runs on
-  /// real time. `write` receives every line, in order, from the session's actor.
+  /// real time. Pass the ``TraceLines`` the app traces into to print them
+  /// (`--trace`). `write` receives every line, in order, from the session's actor.
   public init(
-    coordinator: AppCoordinator, clock: VirtualClock? = nil, format: Format = .text,
+    coordinator: AppCoordinator, clock: VirtualClock? = nil, trace: TraceLines? = nil, format: Format = .text,
     write: @escaping @Sendable (String) -> Void
   ) {
     self.coordinator = coordinator
     self.clock = clock
+    self.trace = trace
     self.format = format
     self.write = write
   }
@@ -251,6 +254,12 @@ public actor ReplSession {
   /// Renders everything since the last render: navigation and outputs in
   /// the order they happened, then the changed fields of the screen on top.
   private func render() async {
+    for line in trace?.drain() ?? [] {
+      switch format {
+      case .text: emit(line)
+      case .json: emit(json: [("type", .string("trace")), ("line", .string(line))])
+      }
+    }
     for entry in await coordinator.drainLog() {
       switch entry {
       case .navigation(let event, let state):
@@ -270,7 +279,9 @@ public actor ReplSession {
         case .text: emit("\(route.name) ! \(name)" + (text.isEmpty ? "" : ": \(text)"))
         case .json:
           emit(
-            json: [("type", .string("output")), ("screen", .string(route.name)), ("name", .string(name)), ("value", value)])
+            json: [
+              ("type", .string("output")), ("screen", .string(route.name)), ("name", .string(name)), ("value", value),
+            ])
         }
       }
     }
@@ -296,7 +307,9 @@ public actor ReplSession {
     switch format {
     case .text: emit("\(route.name).\(field.0) = \(JSONText.encode(field.1))")
     case .json:
-      emit(json: [("type", .string("state")), ("screen", .string(route.name)), ("field", .string(field.0)), ("value", field.1)])
+      emit(json: [
+        ("type", .string("state")), ("screen", .string(route.name)), ("field", .string(field.0)), ("value", field.1),
+      ])
     }
   }
 

@@ -12,6 +12,8 @@ import Foundation
 ///   `<name>.corrupt` (or `.corrupt-2`, … — never overwriting an earlier one),
 ///   the store starts from defaults, and a ``StorageWarning`` says so. A file
 ///   that exists but cannot be read is left untouched.
+/// - **Privacy:** the file is created with mode 0600 (owner only): a store
+///   may hold secrets, such as a session's tokens.
 /// - **Loading** happens on first use, so creating a store does no I/O.
 public actor FileKeyValueStore: KeyValueStore {
   /// The file the store lives in.
@@ -101,12 +103,19 @@ public actor FileKeyValueStore: KeyValueStore {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let directory = url.deletingLastPathComponent()
     let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+    let data: Data
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      try encoder.encode(values).write(to: temporary)
+      data = try encoder.encode(values)
+    } catch {
+      throw .writeFailed(path: url.path, reason: "\(error.localizedDescription)")
+    }
+    do {
+      // Created 0600: the store may hold a session's tokens.
+      try PrivateFile.create(temporary, contents: data)
     } catch {
       try? FileManager.default.removeItem(at: temporary)
-      throw .writeFailed(path: url.path, reason: "\(error.localizedDescription)")
+      throw error
     }
     if failBeforeRename {
       throw .writeFailed(path: url.path, reason: "interrupted before the rename (test hook)")

@@ -29,34 +29,22 @@ func main() async -> Int32 {
   let interactive = isatty(STDIN_FILENO) == 1 && options.replayPath == nil
   // A script runs on virtual time (same transcript every run); a terminal on real time.
   let virtual = interactive ? nil : VirtualClock()
+  let trace = options.trace ? TraceLines() : nil
   let coordinator = ReplApp.makeCoordinator(
     options: options, environment: ProcessInfo.processInfo.environment, store: store,
-    clock: virtual ?? ContinuousClock() as any Clock<Duration>, warn: warn)
+    clock: virtual ?? ContinuousClock() as any Clock<Duration>, trace: trace, warn: warn)
   let session = ReplSession(
-    coordinator: coordinator, clock: virtual, format: options.json ? .json : .text, write: write)
+    coordinator: coordinator, clock: virtual, trace: trace, format: options.json ? .json : .text, write: write)
 
   var lines: [String]? = nil
-  if let path = options.replayPath {
-    do {
-      let data = try Data(contentsOf: URL(fileURLWithPath: path))
-      lines = try data.split(separator: UInt8(ascii: "\n")).map {
-        try JSONDecoder().decode(RecordedLine.self, from: Data($0)).line
-      }
-    } catch {
-      FileHandle.standardError.write(Data("repl: cannot replay \(path): \(error)\n".utf8))
-      return 2
-    }
+  var recorder: Recorder?
+  do throws(RecordingError) {
+    if let path = options.replayPath { lines = try Replay.lines(path: path) }
+    if let path = options.recordPath { recorder = try Recorder(path: path) }
+  } catch {
+    FileHandle.standardError.write(Data("repl: \(error)\n".utf8))
+    return 2
   }
-  var recorder: FileHandle?
-  if let path = options.recordPath {
-    _ = FileManager.default.createFile(atPath: path, contents: nil)
-    recorder = FileHandle(forWritingAtPath: path)
-    if recorder == nil {
-      FileHandle.standardError.write(Data("repl: cannot write \(path)\n".utf8))
-      return 2
-    }
-  }
-  let started = ContinuousClock.now
   await session.start()
   // In a terminal, lines that land while the user types appear at once,
   // followed by a fresh prompt.
@@ -81,18 +69,13 @@ func main() async -> Int32 {
       guard let read = readLine(strippingNewline: true) else { break }
       line = read
     }
-    if let recorder {
-      let elapsed = ContinuousClock.now - started
-      let milliseconds = elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-      let record = RecordedLine(atMilliseconds: Int(milliseconds), line: line)
-      if let data = try? JSONEncoder().encode(record) { recorder.write(data + Data("\n".utf8)) }
-    }
+    recorder?.record(line)
     guard await session.handle(line) else { break }
   }
   watcher?.cancel()
   await watcher?.value
   await session.finish()
-  try? recorder?.close()
+  recorder?.close()
   return 0
 }
 

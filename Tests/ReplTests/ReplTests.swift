@@ -1,5 +1,6 @@
 import ActorMVVM
 import AppCoordinator
+import EmbeddedBackend
 import Foundation
 import ReplCore
 import Testing
@@ -8,13 +9,15 @@ let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
 
 /// Runs a script through a fresh REPL on the embedded backend and returns
 /// every line it printed.
-func transcript(of lines: [String], json: Bool = false) async -> [String] {
+func transcript(of lines: [String], json: Bool = false, trace: Bool = false) async -> [String] {
   var options = ReplOptions()
   options.json = json
   let output = OutputLines()
   let clock = VirtualClock()
-  let coordinator = ReplApp.makeCoordinator(options: options, environment: [:], clock: clock, warn: { _ in })
-  let session = ReplSession(coordinator: coordinator, clock: clock, format: json ? .json : .text) {
+  let traceLines = trace ? TraceLines() : nil
+  let coordinator = ReplApp.makeCoordinator(
+    options: options, environment: [:], clock: clock, trace: traceLines, warn: { _ in })
+  let session = ReplSession(coordinator: coordinator, clock: clock, trace: traceLines, format: json ? .json : .text) {
     output.append($0)
   }
   await session.start()
@@ -69,7 +72,8 @@ struct ReplTests {
     let lines = await transcript(of: ["open weather", "city Seoul", "nonsense", "state"], json: true)
     for line in lines {
       let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-      #expect(["state", "output", "navigation", "error", "help", "unchanged"].contains(object?["type"] as? String ?? ""))
+      #expect(
+        ["state", "output", "navigation", "error", "help", "unchanged"].contains(object?["type"] as? String ?? ""))
     }
     #expect(lines.contains(#"{"type":"state","screen":"weather","field":"temp","value":"75℉","ms":600}"#))
   }
@@ -79,6 +83,23 @@ struct ReplTests {
     let script = ["id alice", "password secret", "login", "open findnumber", "check 3", "open weather", "city Seoul"]
     let first = await transcript(of: script)
     for _ in 0..<19 { #expect(await transcript(of: script) == first) }
+  }
+
+  @Test("--trace: the superseded lookup and its dropped result are shown, at their instants; secrets masked")
+  func trace() async {
+    let lines = await transcript(
+      of: ["id alice", "password secret", "login", "open weather", "city Seoul &", "city Busan"], trace: true)
+    #expect(lines.contains("[login] input passwordChanged(•••)"))
+    #expect(!lines.joined().contains("secret") && !lines.joined().contains("at-1-"))
+    let busan = lines.firstIndex(of: "[weather] input cityEntered(\"Busan\")")
+    let superseded = lines.firstIndex {
+      $0.hasPrefix("[weather]   effect #") && $0.hasSuffix("superseded (id: lookup)")
+    }
+    let dropped = lines.firstIndex { $0.hasPrefix("[weather]   stale result dropped: ") }
+    #expect(busan != nil && superseded != nil && dropped != nil)
+    #expect(busan! < superseded! && superseded! < dropped!)
+    #expect(lines.contains("+300ms weather.locationName = \"Busan, South Korea\""))
+    #expect(!lines.contains { $0.contains("Seoul, South Korea") })
   }
 
   @Test("No secret is ever printed")
@@ -100,29 +121,17 @@ struct ReplTests {
     await session.start()
     _ = await session.handle("open findnumber")
     let before = await coordinator.state
-    var random = SystemRandomNumberGenerator()
-    let words = ["check", "tap", "city", "open", "back2", "deeplink", "zz", "login", "check 9x", "open mars", "route"]
-    let alphabet = Array("abcxyz019 -_?/:!@#é한")
-    for index in 0..<3_000 {
-      let line: String
-      switch index % 3 {
-      case 0:
-        line = String((0..<Int.random(in: 1...12, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
-      case 1: line = words.randomElement(using: &random)! + " " + String(Int.random(in: -9...99, using: &random)) + "x"
-      default:
-        line = ["check", "open", "deeplink nope://", "tap 1", "check 1 2", "reset now"].randomElement(using: &random)!
-      }
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
-      // Blank lines and "# comments" are skipped silently, by design.
-      if trimmed.isEmpty || trimmed.hasPrefix("#")
-        || ["back", "quit", "exit", "help", "state", "start", "reset"].contains(trimmed)
-      {
-        continue
-      }
+    // Seeded: a failure names its seed; FUZZ_SEED=N replays it.
+    let seed =
+      ProcessInfo.processInfo.environment["FUZZ_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
+    var lines = BadLines(SeededRandom(seed: seed))
+    for _ in 0..<3_000 {
+      let line = lines.next()!
       let printed = output.lines.count
-      #expect(await session.handle(line), "the REPL stopped on \(line)")
+      #expect(await session.handle(line), "the REPL stopped on \(line) (FUZZ_SEED=\(seed))")
       let new = Array(output.lines[printed...])
-      #expect(new.count == 1 && new[0].hasPrefix("error: "), "\(line) printed \(new)")
+      #expect(new.count == 1 && new[0].hasPrefix("error: "), "\(line) printed \(new) (FUZZ_SEED=\(seed))")
+      #expect(!new.joined().contains("\u{1b}"), "an escape reached the terminal (FUZZ_SEED=\(seed))")
     }
     #expect(await coordinator.state == before)
     await session.finish()
@@ -180,6 +189,22 @@ struct ReplTests {
     #expect(second.stdout.contains("findnumber.bestRecord = "))
     #expect(!second.stdout.contains("findnumber.bestRecord = 0"))
     #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) is [String: Any])
+  }
+
+  @Test("--replay of a missing or malformed file: one clear line on stderr, exit 2")
+  func replayErrorsEndToEnd() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let missing = directory.appendingPathComponent("nope.jsonl").path
+    let run = try runBinary(["--replay", missing], script: "")
+    #expect(run.status == 2)
+    #expect(run.stderr == "repl: cannot replay \(missing): no such file\n")
+    let bad = directory.appendingPathComponent("bad.jsonl")
+    try Data("{\"atMilliseconds\":0,\"line\":\"help\"}\nhelp\n".utf8).write(to: bad)
+    let malformed = try runBinary(["--replay", bad.path], script: "")
+    #expect(malformed.status == 2)
+    #expect(malformed.stderr.hasPrefix("repl: \(bad.path):2: not a recorded command"))
+    #expect(malformed.stderr.split(separator: "\n").count == 1)
   }
 
   @Test("Options parse, and bad ones are typed errors")

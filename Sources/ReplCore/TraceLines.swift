@@ -1,0 +1,25 @@
+import ActorMVVM
+
+/// `--trace`: the features' trace lines (inputs, state diffs, effects
+/// started, superseded, cancelled and ended, stale results dropped,
+/// outputs — see ``FeatureTrace``), held until the session renders the
+/// instant they belong to, then printed before its other lines. Lines of
+/// one feature keep their order; lines two features write at the same
+/// instant keep the order they were written in. `Sendable`.
+public final class TraceLines: Sendable {
+  private let lines = Locked<[String]>([])
+
+  /// An empty buffer.
+  public init() {}
+
+  /// Appends one line; any task may call it (a feature's trace does, on its actor).
+  public func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+  /// The lines appended since the last call, oldest first.
+  public func drain() -> [String] {
+    lines.withLock { lines in
+      defer { lines = [] }
+      return lines
+    }
+  }
+}

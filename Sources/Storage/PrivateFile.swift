@@ -1,0 +1,47 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Files only their owner can read (mode 0600), for anything that may hold
+/// a secret: the session's tokens in a store, a recorded password. The mode
+/// is set when the file is created, so there is no moment when it is
+/// readable by others.
+public enum PrivateFile {
+  /// Creates `url` (which must not exist) with mode 0600 and writes `data`.
+  /// - Throws: ``StorageError/writeFailed(path:reason:)``.
+  public static func create(_ url: URL, contents data: Data) throws(StorageError) {
+    let handle = try open(url, flags: O_CREAT | O_EXCL)
+    defer { try? handle.close() }
+    do {
+      try handle.write(contentsOf: data)
+      try handle.synchronize()
+    } catch {
+      throw .writeFailed(path: url.path, reason: "\(error.localizedDescription)")
+    }
+  }
+
+  /// Opens `url` for appending, creating it with mode 0600 if it does not
+  /// exist and emptying it if it does; an existing file's mode is set to 0600.
+  /// - Throws: ``StorageError/writeFailed(path:reason:)``.
+  public static func openForWriting(_ url: URL) throws(StorageError) -> FileHandle {
+    let handle = try open(url, flags: O_CREAT | O_TRUNC)
+    guard fchmod(handle.fileDescriptor, 0o600) == 0 else {
+      throw .writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+    }
+    return handle
+  }
+
+  private static func open(_ url: URL, flags: Int32) throws(StorageError) -> FileHandle {
+    #if canImport(Glibc)
+      let descriptor = Glibc.open(url.path, O_WRONLY | O_CLOEXEC | flags, 0o600)
+    #else
+      let descriptor = Darwin.open(url.path, O_WRONLY | O_CLOEXEC | flags, 0o600)
+    #endif
+    guard descriptor >= 0 else { throw .writeFailed(path: url.path, reason: String(cString: strerror(errno))) }
+    return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+  }
+}
