@@ -97,7 +97,9 @@ public final class AppContainer: Sendable {
       return .report(
         feature(ReportMachine(analysis: interviewAPI), .init(termNo: termNo), name: route.name))
     case .messages:
-      return .messages(feature(MessagesMachine(messages: interviewAPI), .init(), name: route.name))
+      return .messages(
+        feature(
+          MessagesMachine(messages: interviewAPI), .init(memberID: await session.currentUser()?.id), name: route.name))
     case .declare(let messageId):
       var message = Message(messageId: messageId, sender: "", text: "", sentAt: "")
       for room in (try? await interviewAPI.rooms()) ?? [] {

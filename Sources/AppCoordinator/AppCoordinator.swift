@@ -94,6 +94,8 @@ public actor AppCoordinator {
   private var modal: Entry?
   /// A route that needed a member, opened once login succeeds.
   private var pendingRoute: Route?
+  /// A deep link that arrived before login, delivered once it succeeds.
+  private var pendingDeepLink: DeepLink?
 
   /// The navigation state: current value first, then every change.
   public nonisolated let navigation: StateRelay<NavigationState>
@@ -157,17 +159,30 @@ public actor AppCoordinator {
     while stack.count > 1 { await pop() }
   }
 
+  /// What became of a deep link.
+  public enum DeepLinkDisposition: Sendable, Equatable {
+    /// The home screen received it and decided where it leads.
+    case delivered
+    /// Nobody is logged in: it is kept (the latest one) and delivered to
+    /// the home screen once login succeeds, as the article's
+    /// `BehaviorSubject` trigger replays its last link to a new subscriber.
+    case keptUntilLogin
+  }
+
   /// Handles an `actormvvm://` link. The home screen decides where it
-  /// leads (the article's rules); with nobody logged in it dismisses to main.
+  /// leads (the article's rules: another member's link dismisses to main,
+  /// an unknown one does nothing); before login it is kept for later.
   /// - Throws: ``DeepLinkError`` for a malformed link; nothing navigates.
-  public func handle(deepLink text: String) async throws(DeepLinkError) {
+  @discardableResult
+  public func handle(deepLink text: String) async throws(DeepLinkError) -> DeepLinkDisposition {
     let link = try DeepLink(parsing: text)
     guard case .home(let home) = stack.first?.screen else {
-      await dismissToMain()
-      return
+      pendingDeepLink = link
+      return .keptUntilLogin
     }
     home.send(.deepLinkReceived(link))
     await home.flush()
+    return .delivered
   }
 
   /// Finishes every screen, top first, and ends the relays.
@@ -370,14 +385,20 @@ public actor AppCoordinator {
   func loggedIn(_ session: LoginSession) async {
     await container.session.start(session)
     await dismissModal()
-    if case .home? = stack.first?.route {
-      if case .home(let home) = stack.first?.screen { home.send(.appeared) }
+    // The same member (back after an expired session) keeps their screens;
+    // anyone else starts from a fresh home, none of the last member's screens kept.
+    if case .home(let home) = stack.first?.screen, await home.state.member?.memIdx == session.user.memIdx {
+      home.send(.appeared)
     } else {
       await setRoot(.home)
     }
     if let route = pendingRoute {
       pendingRoute = nil
       await open(route)
+    }
+    if let link = pendingDeepLink, case .home(let home) = stack.first?.screen {
+      pendingDeepLink = nil
+      home.send(.deepLinkReceived(link))
     }
   }
 

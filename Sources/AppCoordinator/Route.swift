@@ -15,7 +15,7 @@ public enum Route: Hashable, Sendable, CustomStringConvertible {
   /// Needs a logged-in member; opening it without one goes through login first.
   public var needsMember: Bool {
     switch self {
-    case .report, .messages, .myPage, .declare: true
+    case .home, .report, .messages, .myPage, .declare: true
     default: false
     }
   }

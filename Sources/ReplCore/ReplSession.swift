@@ -113,10 +113,17 @@ public actor ReplSession {
           await coordinator.open(try Self.route(rest))
         case "deeplink":
           guard !rest.isEmpty else { throw ReplError.usage(global.usage) }
+          let disposition: AppCoordinator.DeepLinkDisposition
           do {
-            try await coordinator.handle(deepLink: rest)
+            disposition = try await coordinator.handle(deepLink: rest)
           } catch {
             throw ReplError.invalid(error.description)
+          }
+          if disposition == .keptUntilLogin {
+            switch format {
+            case .text: emit("· deep link kept until login")
+            case .json: emit(json: [("type", .string("deeplink")), ("disposition", .string("keptUntilLogin"))])
+            }
           }
         default: break
         }
@@ -126,9 +133,14 @@ public actor ReplSession {
         guard names.contains(command) else {
           let all = names + ScreenView.global.map(\.name)
           throw ReplError.unknown(
-            command, suggestion: ScreenView.suggestion(for: command, among: all), commands: all)
+            first, suggestion: ScreenView.suggestion(for: command, among: all), commands: all)
         }
-        try ScreenView.perform(command, rest, on: screen, route: route)
+        if case .intro = route, command == "login" {
+          guard rest.isEmpty else { throw ReplError.usage("login") }
+          await coordinator.open(.login)
+        } else {
+          try ScreenView.perform(command, rest, on: screen, route: route)
+        }
       }
     } catch let error as ReplError {
       emitError(error.message)

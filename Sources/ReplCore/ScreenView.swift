@@ -60,12 +60,13 @@ enum ScreenView {
 
   static func commands(for route: Route) -> [CommandSpec] {
     switch route {
-    case .intro: [CommandSpec(name: "retry", usage: "retry")]
+    case .intro: [CommandSpec(name: "retry", usage: "retry"), CommandSpec(name: "login", usage: "login")]
     case .home: [CommandSpec(name: "refresh", usage: "refresh")]
     case .weather: [CommandSpec(name: "city", usage: "city <name>, e.g. city Richmond, VA")]
     case .login:
       [
-        CommandSpec(name: "id", usage: "id <text>"), CommandSpec(name: "password", usage: "password <text>"),
+        CommandSpec(name: "id", usage: "id [<text>] (no text clears it)"),
+        CommandSpec(name: "password", usage: "password [<text>] (no text clears it)"),
         CommandSpec(name: "login", usage: "login"),
       ]
     case .findNumber:
@@ -113,8 +114,8 @@ enum ScreenView {
     case (.intro(let feature), "retry"): try none(); feature.send(.appeared)
     case (.home(let feature), "refresh"): try none(); feature.send(.appeared)
     case (.weather(let feature), "city"): feature.send(.cityEntered(try text()))
-    case (.login(let feature), "id"): feature.send(.idChanged(try text()))
-    case (.login(let feature), "password"): feature.send(.passwordChanged(try text()))
+    case (.login(let feature), "id"): feature.send(.idChanged(rest))
+    case (.login(let feature), "password"): feature.send(.passwordChanged(rest))
     case (.login(let feature), "login"): try none(); feature.send(.loginTapped)
     case (.findNumber(let feature), "start"): try none(); feature.send(.gameStart)
     case (.findNumber(let feature), "check"):
@@ -214,6 +215,7 @@ enum ScreenView {
     case .messages(let feature):
       let state = await feature.state
       return [
+        ("rooms", .array(state.rooms.map { .string("\($0.roomId) \($0.title)") })),
         ("room", optional(state.room) { .string("\($0.roomId) \($0.title)") }),
         ("messages", .array(state.messages.map { .string("\($0.messageId) \($0.sender): \($0.text)") })),
         ("isLoading", .bool(state.isLoading)), ("error", optional(state.error) { .string($0.description) }),

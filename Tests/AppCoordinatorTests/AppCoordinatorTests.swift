@@ -93,6 +93,69 @@ struct AppCoordinatorFlowTests {
     await coordinator.finish()
   }
 
+  @Test("A deep link before login is kept and handled after it, as the article's BehaviorSubject; login stays up")
+  func deepLinkBeforeLogin() async throws {
+    let coordinator = makeCoordinator()
+    await coordinator.start()
+    await coordinator.settle()
+    #expect(
+      try await coordinator.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101") == .keptUntilLogin)
+    await coordinator.settle()
+    #expect(await coordinator.state == NavigationState(stack: [.intro], modal: .login))
+    await coordinator.login("alice", "secret")
+    #expect(await coordinator.state == NavigationState(stack: [.home], modal: .report(termNo: 101)))
+    await coordinator.finish()
+  }
+
+  @Test("An unknown deep link does nothing (the article's default: break)")
+  func unknownDeepLink() async throws {
+    let coordinator = makeCoordinator()
+    await coordinator.start()
+    await coordinator.settle()
+    await coordinator.login("alice", "secret")
+    await coordinator.open(.messages)
+    await coordinator.settle()
+    let before = await coordinator.state
+    #expect(try await coordinator.handle(deepLink: "actormvvm://nope") == .delivered)
+    await coordinator.settle()
+    #expect(await coordinator.state == before)
+    await coordinator.finish()
+  }
+
+  @Test("Logging in as another member resets the member's screens; the same member keeps them")
+  func memberChange() async {
+    let coordinator = makeCoordinator()
+    await coordinator.start()
+    await coordinator.settle()
+    await coordinator.login("alice", "secret")
+    await coordinator.open(.messages)
+    await coordinator.open(.login)
+    await coordinator.settle()
+    await coordinator.login("alice", "secret")
+    #expect(await coordinator.state == NavigationState(stack: [.home, .messages], modal: nil))
+    await coordinator.open(.login)
+    await coordinator.settle()
+    await coordinator.login("bob", "hunter2")
+    #expect(await coordinator.state == NavigationState(stack: [.home], modal: nil))
+    guard case .home(let home) = await coordinator.topScreen else { return }
+    #expect(await home.state.member?.id == "bob")
+    await coordinator.finish()
+  }
+
+  @Test("Opening home with nobody logged in goes through login")
+  func homeNeedsMember() async {
+    let coordinator = makeCoordinator()
+    await coordinator.start()
+    await coordinator.settle()
+    await coordinator.back()
+    await coordinator.open(.home)
+    await coordinator.settle()
+    #expect(await coordinator.state == NavigationState(stack: [.intro], modal: .login))
+    await coordinator.login("alice", "secret")
+    #expect(await coordinator.state == NavigationState(stack: [.home], modal: nil))
+    await coordinator.finish()
+  }
+
   @Test("Opening a member screen without a member goes through login, then opens it")
   func pendingRoute() async {
     let coordinator = makeCoordinator()
@@ -159,12 +222,12 @@ struct AppCoordinatorLifecycleTests {
     let counters = LifetimeCounters()
     let clock = TestClock()
     let coordinator = makeCoordinator(counters: counters, clock: clock, latency: .seconds(5))
-    await coordinator.open(.home)
+    await coordinator.open(.intro)
     for cycle in 0..<1_000 {
       await coordinator.open(cycle.isMultiple(of: 2) ? .weather : .findNumber)  // effects sleep on the clock
       await coordinator.back()
     }
-    #expect(await coordinator.state.stack == [.home])
+    #expect(await coordinator.state.stack == [.intro])
     await coordinator.finish()
     #expect(counters.effects == 0)
     #expect(counters.bindings == 0)

@@ -98,7 +98,9 @@ struct DeepLinkTests {
     func home() async throws(InterviewError) -> HomeData { throw .notFound }
   }
 
-  @Test("Home's rules: the right member opens the report; another member, missing data or nobody dismisses to main")
+  @Test(
+    "Home's rules: the right member opens the report; another member, missing data or nobody dismisses to main; unknown does nothing"
+  )
   func homeRules() async {
     let tester = FeatureTester(HomeMachine(home: NoHome()), initialState: .init(member: alice))
     await tester.send(.deepLinkReceived(.analysisComplete(memIdx: 1, termNo: 101)))
@@ -109,8 +111,7 @@ struct DeepLinkTests {
     await tester.expectOutput(.dismissToMain)
     await tester.send(.deepLinkReceived(.expiration3d))
     await tester.expectOutput(.openMyPage)
-    await tester.send(.deepLinkReceived(.other("promo")))
-    await tester.expectOutput(.dismissToMain)
+    await tester.send(.deepLinkReceived(.other("promo")))  // unknown: nothing (the article's default: break)
     await tester.finish()
 
     let anonymous = FeatureTester(HomeMachine(home: NoHome()), initialState: .init())
@@ -203,6 +204,34 @@ struct InterviewScreenTests {
     await room.expectOutput(.openURL("https://help.interview.example/declare/13"))
     await room.send(.declareFinished(.completed))
     await room.expectOutput(.alert(.declareComplete))
+    await room.finish()
+  }
+
+  @Test("Messages: only the other party's messages can be declared; an error clears on the next success")
+  func declareRules() async throws {
+    let stack = Stack()
+    try await stack.login()
+    let room = FeatureTester(MessagesMachine(messages: stack.api), initialState: .init(memberID: "alice"))
+    await room.send(.appeared) { $0.isLoading = true }
+    let rooms = try await stack.api.rooms()
+    let messages = try await stack.api.messages(roomId: 1)
+    await room.receive(.roomsLoaded(rooms)) { $0.rooms = rooms }
+    await room.receive(.messagesLoaded(rooms[0], messages)) {
+      $0.isLoading = false
+      $0.room = rooms[0]
+      $0.messages = messages
+    }
+    #expect(messages[1].sender == "alice")
+    await room.send(.declareTapped(messageId: 12)) { $0.error = TriggeredError(.declare, .ownMessage) }
+    await room.send(.declareTapped(messageId: 99)) { $0.error = TriggeredError(.declare, .notFound) }
+    await room.send(.declareTapped(messageId: 13)) { $0.error = nil }
+    await room.expectOutput(.openDeclare(messages[2]))
+    await room.send(.roomSelected(3)) { $0.isLoading = true }
+    await room.receive(.roomsLoaded(rooms))
+    await room.receive(.failed(TriggeredError(.messages, .notFound))) {
+      $0.isLoading = false
+      $0.error = TriggeredError(.messages, .notFound)
+    }
     await room.finish()
   }
 }

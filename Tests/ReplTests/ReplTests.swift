@@ -102,6 +102,40 @@ struct ReplTests {
     #expect(!lines.contains { $0.contains("Seoul, South Korea") })
   }
 
+  @Test("Small things a user meets: the answer hidden, silence acknowledged, errors escaped and cut, fields cleared")
+  func userFacing() async {
+    let long = String(repeating: "x", count: 100_000)
+    let lines = await transcript(of: [
+      "back", "login", "id alice", "id", "back", "open findnumber", "state --all", "refresh", "submit",
+      "bogus\u{1b}[2J", long, "deeplink actormvvm://expiration?days=7",
+    ])
+    // FindNumber's answer is not on screen, only in `state --all`.
+    #expect(!lines.contains { $0.hasPrefix("findnumber.target") && !lines.contains("findnumber.target = 3") })
+    #expect(lines.filter { $0.hasPrefix("findnumber.target") } == ["findnumber.target = 3"])
+    // A login field can be cleared; the intro offers login after it is closed.
+    #expect(lines.contains("login.id = \"alice\"") && lines.contains("login.id = \"\""))
+    #expect(lines.contains("intro commands: retry; login") || lines.contains("→ present login"))
+    // No suggestion that is not close; the unknown word escaped, a long one cut.
+    #expect(
+      lines.contains(
+        "error: unknown command \"refresh\"; commands: start, check, reset, help, state, wait, back, open, deeplink, quit"
+      ))
+    #expect(lines.contains { $0.hasPrefix("error: unknown command \"submit\"; commands:") })
+    #expect(lines.contains { $0.hasPrefix("error: unknown command \"bogus\\u001b[2J\"") })
+    #expect(lines.allSatisfy { !$0.contains("\u{1b}") && $0.count < 400 })
+    #expect(lines.contains { $0.hasPrefix("error: unknown command \"xxxxxxxx") && $0.contains("…\"") })
+    // A deep link before login is kept, and the user is told.
+    #expect(lines.last == "· deep link kept until login")
+  }
+
+  @Test("A command that changes nothing visible says so")
+  func acknowledged() async {
+    let lines = await transcript(of: ["open findnumber", "reset", "wait 10"])
+    #expect(lines.suffix(2) == ["· no change", "+10ms · no change"])
+    let guess = await transcript(of: ["open findnumber", "check 1"])  // wrong at round 1: the streak stays 0
+    #expect(guess.suffix(2) == ["+300ms findnumber.isLoading = false", "· no change"])
+  }
+
   @Test("No secret is ever printed")
   func secrets() async {
     let lines = await transcript(of: ["id alice", "password secret", "login", "state"])

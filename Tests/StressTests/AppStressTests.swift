@@ -44,7 +44,7 @@ struct AppStressTests {
         group.addTask {
           for step in 0..<40 {
             switch (worker + step) % 3 {
-            case 0: try? await coordinator.handle(deepLink: links[(worker * 7 + step) % links.count])
+            case 0: _ = try? await coordinator.handle(deepLink: links[(worker * 7 + step) % links.count])
             case 1: await coordinator.open(routes[(worker * 3 + step) % routes.count])
             default: await coordinator.back()
             }

@@ -1,4 +1,5 @@
 import ActorMVVM
+
 /// The pure half of an operator: what it does with each event, with no
 /// tasks, locks or clocks in sight (STYLE §3). An ``OperatorCore`` owns one,
 /// calls ``handle(_:output:)`` under its lock for every event an upstream,

@@ -1,4 +1,5 @@
 import ActorMVVM
+
 /// What a time operator's state machine asks of its one timer.
 @usableFromInline
 enum TimerCommand<Instant: InstantProtocol> {

@@ -143,6 +143,8 @@ public enum InterviewError: Error, Equatable, Sendable, CustomStringConvertible 
   case failedRequest(String)
   /// The answer did not decode.
   case invalidData(String)
+  /// Only the other party's messages can be reported.
+  case ownMessage
 
   public var description: String {
     switch self {
@@ -153,6 +155,7 @@ public enum InterviewError: Error, Equatable, Sendable, CustomStringConvertible 
     case .status(let code): "\(code) Error"
     case .failedRequest(let reason): "Request failed: \(reason)"
     case .invalidData(let reason): "Unreadable answer: \(reason)"
+    case .ownMessage: "You can only report the other party's messages"
     }
   }
 }

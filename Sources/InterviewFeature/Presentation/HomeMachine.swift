@@ -79,10 +79,12 @@ public struct HomeMachine: StateMachine {
       switch link {
       case .analysisComplete(let memIdx?, let termNo?) where memIdx == member.memIdx:
         return .emit(.openReport(termNo: termNo))
+      case .analysisComplete:
+        return .emit(.dismissToMain)
       case .expiration1d, .expiration3d, .expiration7d:
         return .emit(.openMyPage)
-      default:
-        return .emit(.dismissToMain)
+      case .other:
+        return .none  // the article's `default: break`
       }
     }
   }

@@ -4,9 +4,12 @@ import ActorMVVM
 /// messages, and the report ("declare") flow. Declaring a message asks the
 /// coordinator for the declare screen; when that screen finishes, the
 /// result comes back as ``Input/declareFinished(_:)`` and becomes an
-/// `openURL` output or the "declare complete" alert.
+/// `openURL` output or the "declare complete" alert. Only the other
+/// party's messages can be declared (the article's swipe action is on
+/// theirs); a member's own message is refused with ``InterviewError/ownMessage``.
+/// Starting a load clears the last error.
 public struct MessagesMachine: StateMachine {
-  public enum Trigger: Equatable, Sendable { case rooms, messages }
+  public enum Trigger: Equatable, Sendable { case rooms, messages, declare }
 
   public struct State: Equatable, Sendable {
     public var rooms: [MessageRoom] = []
@@ -14,8 +17,10 @@ public struct MessagesMachine: StateMachine {
     public var messages: [Message] = []
     public var isLoading = false
     public var error: TriggeredError<Trigger>?
+    /// The member's id: their own messages carry it as `sender`.
+    public var memberID: String?
 
-    public init() {}
+    public init(memberID: String? = nil) { self.memberID = memberID }
   }
 
   public enum Input: Sendable, Equatable {
@@ -47,9 +52,11 @@ public struct MessagesMachine: StateMachine {
     switch input {
     case .appeared:
       state.isLoading = true
+      state.error = nil
       return load(roomId: nil)
     case .roomSelected(let roomId):
       state.isLoading = true
+      state.error = nil
       return load(roomId: roomId)
     case .roomsLoaded(let rooms):
       state.rooms = rooms
@@ -62,9 +69,14 @@ public struct MessagesMachine: StateMachine {
       return .none
     case .declareTapped(let messageId):
       guard let message = state.messages.first(where: { $0.messageId == messageId }) else {
-        state.error = TriggeredError(.messages, .notFound)
+        state.error = TriggeredError(.declare, .notFound)
         return .none
       }
+      guard message.sender != state.memberID else {
+        state.error = TriggeredError(.declare, .ownMessage)
+        return .none
+      }
+      state.error = nil
       return .emit(.openDeclare(message))
     case .declareFinished(.openURL(let url)):
       return .emit(.openURL(url))
@@ -84,6 +96,7 @@ public struct MessagesMachine: StateMachine {
       do throws(InterviewError) {
         let rooms = try await messages.rooms()
         send(.roomsLoaded(rooms))
+        trigger = .messages
         guard let room = rooms.first(where: { $0.roomId == roomId }) ?? (roomId == nil ? rooms.first : nil) else {
           throw .notFound
         }
