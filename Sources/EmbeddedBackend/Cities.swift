@@ -2,7 +2,10 @@ import Foundation
 
 /// The embedded world: the places the geocoder knows and the weather
 /// Weatherbit reports near them. Coordinates and codes are real; the
-/// weather is made up, deterministic for a seed.
+/// weather is made up, deterministic for a seed. A dozen places are written
+/// out here (every seed's city, with elevation and weather chosen by hand);
+/// the 2,000 of the gazetteer (`Gazetteer.swift`, generated from GeoNames by
+/// `Scripts/gazetteer.py`) follow, with weather derived from their latitude.
 struct City: Sendable {
   let id: Int
   let name: String
@@ -23,7 +26,34 @@ struct City: Sendable {
   let temperatureF: Double
   let weather: (description: String, icon: String, code: Int)
 
-  static let all: [City] = [
+  /// Every place: the hand-written ones, then the gazetteer's others.
+  static let all: [City] = {
+    let known = Set(handWritten.map(\.id))
+    return handWritten + gazetteer.filter { !known.contains($0.id) }
+  }()
+
+  /// The gazetteer's places, parsed from ``gazetteerRows``.
+  static var gazetteer: [City] {
+    gazetteerRows.split(separator: "\n").compactMap { row in
+      let fields = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      guard fields.count == 11, let id = Int(fields[0]), let countryID = Int(fields[6]),
+        let latitude = Double(fields[7]), let longitude = Double(fields[8]), let population = Int(fields[9])
+      else { return nil }
+      return City(
+        id: id, name: fields[1], admin1: fields[2], admin1ID: 0, stateCode: fields[3], countryCode: fields[4],
+        country: fields[5], countryID: countryID, latitude: latitude, longitude: longitude, elevation: 0,
+        featureCode: "PPL", timezone: fields[10], population: population,
+        temperatureF: (90 - abs(latitude) * 0.7).rounded(), weather: derivedWeather[id % derivedWeather.count])
+    }
+  }
+
+  /// Made-up skies for the gazetteer's places, picked by id.
+  static let derivedWeather: [(description: String, icon: String, code: Int)] = [
+    ("Clear sky", "c01d", 800), ("Few clouds", "c02d", 801), ("Scattered clouds", "c02d", 802),
+    ("Broken clouds", "c03d", 803), ("Overcast clouds", "c04d", 804), ("Light rain", "r01d", 500),
+  ]
+
+  static let handWritten: [City] = [
     City(
       id: 4_781_708, name: "Richmond", admin1: "Virginia", admin1ID: 6_254_928, stateCode: "VA", countryCode: "US",
       country: "United States", countryID: 6_252_001, latitude: 37.55376, longitude: -77.46026, elevation: 64,

@@ -142,12 +142,14 @@ enum Geocoder {
     let elevation: Double
     let feature_code: String
     let country_code: String
-    let admin1_id: Int
+    /// Omitted when unknown, as Open-Meteo omits it.
+    let admin1_id: Int?
     let timezone: String
     let population: Int
     let country_id: Int
     let country: String
-    let admin1: String
+    /// Omitted when unknown (the gazetteer knows only US states' names).
+    let admin1: String?
   }
 
   struct Response: Encodable {
@@ -178,8 +180,9 @@ enum Geocoder {
     .map {
       Result(
         id: $0.id, name: $0.name, latitude: $0.latitude, longitude: $0.longitude, elevation: $0.elevation,
-        feature_code: $0.featureCode, country_code: $0.countryCode, admin1_id: $0.admin1ID, timezone: $0.timezone,
-        population: $0.population, country_id: $0.countryID, country: $0.country, admin1: $0.admin1)
+        feature_code: $0.featureCode, country_code: $0.countryCode, admin1_id: $0.admin1ID == 0 ? nil : $0.admin1ID,
+        timezone: $0.timezone, population: $0.population, country_id: $0.countryID, country: $0.country,
+        admin1: $0.admin1.isEmpty ? nil : $0.admin1)
     }
     return Reply.json(200, Response(results: matches.isEmpty ? nil : Array(matches), generationtime_ms: 0.5))
   }

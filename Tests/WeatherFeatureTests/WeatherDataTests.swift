@@ -1,3 +1,4 @@
+import Foundation
 import ActorMVVMTesting
 import EmbeddedBackend
 import Networking
@@ -66,6 +67,11 @@ struct WeatherDataTests {
       ("Richmond", "Richmond, VA", 37.55376),
       ("Seoul", "Seoul, South Korea", 37.566),
       ("Anchorage, AK", "Anchorage, AK", 61.21806),
+      // From the generated gazetteer (GeoNames): US cities as "City, ST", others with their country.
+      ("Chicago", "Chicago, IL", 41.85003),
+      ("Springfield, IL", "Springfield, IL", 39.80172),
+      ("Lagos", "Lagos, Nigeria", 6.45407),
+      ("São Paulo", "São Paulo, Brazil", -23.5475),
     ])
   func geocoding(input: String, name: String, latitude: Double) async throws {
     let first = try #require(try await OpenMeteoGeocoder(client: backend).locations(matching: input).first)
@@ -73,10 +79,36 @@ struct WeatherDataTests {
     #expect(first.latitude == latitude)
   }
 
+  @Test("The offline gazetteer: over a thousand places, hundreds of US cities among them, each found by name")
+  func gazetteer() async throws {
+    let rows = gazetteerSample()
+    #expect(rows.count >= 1_000)
+    #expect(rows.filter { $0.countryCode == "US" }.count >= 300)
+    let geocoder = OpenMeteoGeocoder(client: backend)
+    // (GeoNames' "New York City" is also a hand-written place, named "New York" there, which takes precedence.)
+    for row in rows.filter({ $0.countryCode == "US" && $0.name != "New York City" }).prefix(40) {
+      let found = try await geocoder.locations(matching: "\(row.name), \(row.state)")
+      #expect(found.contains { $0.name == "\(row.name), \(row.state)" }, "\(row.name), \(row.state)")
+    }
+  }
+
   @Test("No match, or too short a name, is an empty list")
   func notFound() async throws {
     let geocoder = OpenMeteoGeocoder(client: backend)
     #expect(try await geocoder.locations(matching: "Atlantis").isEmpty)
     #expect(try await geocoder.locations(matching: "X").isEmpty)
+  }
+}
+
+/// The generated gazetteer's rows (name, admin1 code, country code), read
+/// from the source file as a user of the data would.
+func gazetteerSample() -> [(name: String, state: String, countryCode: String)] {
+  let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Sources/EmbeddedBackend/Gazetteer.swift")
+  let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+  return text.split(separator: "\n").compactMap { line in
+    let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+    guard fields.count == 11 else { return nil }
+    return (String(fields[1]), String(fields[3]), String(fields[4]))
   }
 }
