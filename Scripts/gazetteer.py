@@ -64,8 +64,8 @@ def main(wheel):
         out.write("/// population, time zone. Most populous first.\n")
         out.write("let gazetteerRows = \"\"\"\n")
         for row in rows:
-            out.write(row + "\n")
-        out.write("\"\"\"\n")
+            out.write("  " + row + "\n")
+        out.write("  \"\"\"\n")
     print(f"{OUTPUT}: {len(rows)} places")
 
 

@@ -1,6 +1,6 @@
-import Foundation
 import ActorMVVMTesting
 import EmbeddedBackend
+import Foundation
 import Networking
 import Testing
 import WeatherFeature
