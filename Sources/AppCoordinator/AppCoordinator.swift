@@ -233,12 +233,13 @@ public actor AppCoordinator {
   /// app is (see ``Activity``). Does not wait for anything but the screens'
   /// actors.
   public func activity() async -> Activity {
-    var handled = runningHandlers.withLock { $0 == 0 }
+    var handled = true
     var active = 0
     for entry in stack + (modal.map { [$0] } ?? []) {
       active += await entry.screen.feature.activeEffectCount
       if entry.progress.handled < entry.screen.emittedOutputCount { handled = false }
     }
+    // Read last: a handler may have started while the screens were asked.
     if runningHandlers.withLock({ $0 != 0 }) { handled = false }
     return Activity(outputsHandled: handled, activeEffects: active)
   }
