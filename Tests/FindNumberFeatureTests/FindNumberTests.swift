@@ -31,9 +31,9 @@ struct FindNumberRuleTests {
   func start() async {
     let (tester, _) = tester([.success(3)])
     #expect(await tester.state.target == 1)
-    await tester.send(.gameStart) { $0.isLoading = true }
+    await tester.send(.gameStart) { $0.fetching = [.start] }
     await tester.receive(.targetFetched(3)) {
-      $0.isLoading = false
+      $0.fetching = []
       $0.target = 3
     }
     await tester.finish()
@@ -42,9 +42,9 @@ struct FindNumberRuleTests {
   @Test("A right guess fetches a new target, then round + 1, current + 1, best = max(best, current + 1); saved")
   func rightGuess() async throws {
     let (tester, store) = tester([.success(2)], records: GameRecords(round: 3, bestRecord: 5, currentRecord: 2))
-    await tester.send(.checkNumber(1)) { $0.isLoading = true }
+    await tester.send(.checkNumber(1)) { $0.fetching = [.nextRound] }
     await tester.receive(.nextRoundFetched(2)) {
-      $0.isLoading = false
+      $0.fetching = []
       $0.target = 2
       $0.records = GameRecords(round: 4, bestRecord: 5, currentRecord: 3)
       $0.revision = 1
@@ -59,9 +59,9 @@ struct FindNumberRuleTests {
   @Test("A new best: best becomes current + 1")
   func newBest() async {
     let (tester, _) = tester([.success(1)], records: GameRecords(round: 2, bestRecord: 1, currentRecord: 1))
-    await tester.send(.checkNumber(1)) { $0.isLoading = true }
+    await tester.send(.checkNumber(1)) { $0.fetching = [.nextRound] }
     await tester.receive(.nextRoundFetched(1)) {
-      $0.isLoading = false
+      $0.fetching = []
       $0.records = GameRecords(round: 3, bestRecord: 2, currentRecord: 2)
       $0.revision = 1
     }
@@ -99,8 +99,8 @@ struct FindNumberRuleTests {
   func failedFetch() async {
     let records = GameRecords(round: 2, bestRecord: 3, currentRecord: 1)
     let (tester, _) = tester([.failure(.decodingError)], records: records)
-    await tester.send(.checkNumber(1)) { $0.isLoading = true }
-    await tester.receive(.fetchFailed(.decodingError)) { $0.isLoading = false }
+    await tester.send(.checkNumber(1)) { $0.fetching = [.nextRound] }
+    await tester.receive(.fetchFailed(.nextRound, .decodingError)) { $0.fetching = [] }
     await tester.expectOutput(.error(.decodingError))
     #expect(await tester.state.records == records)
     await tester.finish()
@@ -112,6 +112,131 @@ struct FindNumberRuleTests {
     #expect(state.stageText == "스테이지: 3")
     #expect(state.bestRecordText == "최대: 5번 연속 성공!")
     #expect(state.currentRecordText == "현재: 2번 연속 성공!")
+  }
+}
+
+/// A random-number API the test answers by hand, call by call: each call
+/// waits (ignoring cancellation, as a request already sent does) until the
+/// test answers it, so a superseded fetch answers late.
+final class AnsweredByTest: RandomNumberUseCase {
+  private struct Calls {
+    var pending: [CheckedContinuation<Int, Never>] = []
+    var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+  }
+  private let calls = Locked(Calls())
+
+  func nextTarget() async throws(FindNumberError) -> Int {
+    await withCheckedContinuation { continuation in
+      let ready = calls.withLock { calls in
+        calls.pending.append(continuation)
+        let ready = calls.watchers.filter { $0.count <= calls.pending.count }
+        calls.watchers.removeAll { $0.count <= calls.pending.count }
+        return ready
+      }
+      for watcher in ready { watcher.continuation.resume() }
+    }
+  }
+
+  /// Suspends until the API has been called `count` times in all.
+  func called(_ count: Int) async {
+    await withCheckedContinuation { continuation in
+      let done = calls.withLock { calls in
+        if calls.pending.count >= count { return true }
+        calls.watchers.append((count, continuation))
+        return false
+      }
+      if done { continuation.resume() }
+    }
+  }
+
+  /// Answers call number `index` (0-based) with `number`. Each call is
+  /// answered exactly once.
+  func answer(_ index: Int, with number: Int) {
+    calls.withLock { $0.pending[index] }.resume(returning: number)
+  }
+}
+
+@Suite("FindNumber: overlapping inputs, as the article's streams")
+struct FindNumberOverlapTests {
+  func tester(records: GameRecords) -> (FeatureTester<FindNumberMachine>, AnsweredByTest) {
+    let numbers = AnsweredByTest()
+    let machine = FindNumberMachine(numbers: numbers, records: StoredRecordRepository(store: InMemoryKeyValueStore()))
+    return (FeatureTester(machine, initialState: .init(records: records)), numbers)
+  }
+
+  @Test("A wrong guess while a right guess's fetch is in flight cancels it (checkNumber is flatMapLatest)")
+  func wrongGuessCancelsTheWin() async {
+    let (tester, numbers) = tester(records: GameRecords(round: 3, bestRecord: 5, currentRecord: 2))
+    await tester.send(.checkNumber(1)) { $0.fetching = [.nextRound] }
+    await numbers.called(1)
+    await tester.send(.checkNumber(2)) {
+      $0.fetching = []
+      $0.records = GameRecords(round: 1, bestRecord: 5, currentRecord: 0)
+      $0.revision = 1
+    }
+    numbers.answer(0, with: 3)  // the cancelled request answers anyway: dropped
+    await tester.settle()
+    #expect(await tester.state.records == GameRecords(round: 1, bestRecord: 5, currentRecord: 0))
+    #expect(await tester.state.target == 1)
+    await tester.finish()
+  }
+
+  @Test("A second right guess during the fetch supersedes the first: one round won")
+  func rightGuessTwice() async {
+    let (tester, numbers) = tester(records: GameRecords(round: 2, bestRecord: 1, currentRecord: 1))
+    await tester.send(.checkNumber(1)) { $0.fetching = [.nextRound] }
+    await numbers.called(1)
+    await tester.send(.checkNumber(1))
+    await numbers.called(2)
+    numbers.answer(0, with: 2)  // superseded: dropped
+    numbers.answer(1, with: 3)
+    await tester.receive(.nextRoundFetched(3)) {
+      $0.fetching = []
+      $0.target = 3
+      $0.records = GameRecords(round: 3, bestRecord: 2, currentRecord: 2)
+      $0.revision = 1
+    }
+    await tester.settle()
+    await tester.finish()
+  }
+
+  @Test("start during a round-win fetch keeps the win (gameStart and checkNumber are separate streams)")
+  func startKeepsTheWin() async {
+    let (tester, numbers) = tester(records: GameRecords(round: 2, bestRecord: 1, currentRecord: 1))
+    await tester.send(.checkNumber(1)) { $0.fetching = [.nextRound] }
+    await numbers.called(1)
+    await tester.send(.gameStart) { $0.fetching = [.nextRound, .start] }
+    await numbers.called(2)
+    numbers.answer(0, with: 2)
+    await tester.receive(.nextRoundFetched(2)) {
+      $0.fetching = [.start]  // the start's fetch is still in flight
+      $0.target = 2
+      $0.records = GameRecords(round: 3, bestRecord: 2, currentRecord: 2)
+      $0.revision = 1
+    }
+    numbers.answer(1, with: 3)
+    await tester.receive(.targetFetched(3)) {
+      $0.fetching = []
+      $0.target = 3
+    }
+    await tester.settle()
+    await tester.finish()
+  }
+
+  @Test("A second start supersedes the first (gameStart is flatMapLatest)")
+  func startTwice() async {
+    let (tester, numbers) = tester(records: GameRecords())
+    await tester.send(.gameStart) { $0.fetching = [.start] }
+    await numbers.called(1)
+    await tester.send(.gameStart)
+    await numbers.called(2)
+    numbers.answer(1, with: 2)
+    await tester.receive(.targetFetched(2)) {
+      $0.fetching = []
+      $0.target = 2
+    }
+    numbers.answer(0, with: 3)  // superseded: dropped
+    await tester.finish()
   }
 }
 

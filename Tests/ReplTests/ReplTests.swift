@@ -136,6 +136,17 @@ struct ReplTests {
     #expect(guess.suffix(2) == ["+300ms findnumber.isLoading = false", "· no change"])
   }
 
+  @Test("FindNumber's overlapping guesses, typed with &: a wrong guess cancels the win, a start keeps it")
+  func overlappingGuesses() async {
+    // The first target of the seeded backend is 3 (see `userFacing`).
+    let wrong = await transcript(of: ["open findnumber", "check 3 &", "check 1"])
+    #expect(!wrong.contains { $0.contains("findnumber.round = 2") })
+    #expect(wrong.last == "findnumber.isLoading = false")
+    let start = await transcript(of: ["open findnumber", "check 3 &", "start"])
+    #expect(start.contains("+300ms findnumber.round = 2"))
+    #expect(start.contains("+300ms findnumber.currentRecord = 1"))
+  }
+
   @Test("No secret is ever printed")
   func secrets() async {
     let lines = await transcript(of: ["id alice", "password secret", "login", "state"])

@@ -10,19 +10,26 @@ import ActorMVVM
 /// - a wrong guess: round 1, currentRecord 0, and no request;
 /// - `resetStage`: round 1, bestRecord 0, currentRecord 0;
 /// - a failed fetch changes no record and emits `.error`.
-/// Fetches are `flatMapLatest`: a newer one supersedes an older one.
+/// Overlapping inputs follow the article's two streams, each
+/// `flatMapLatest`: a `gameStart` supersedes an earlier start's fetch, a
+/// `checkNumber` (right or wrong) supersedes an earlier guess's fetch, and
+/// neither stream cancels the other, so a start during a round-win fetch
+/// keeps the win while a wrong guess during it loses the win.
 /// Every change of the records is saved; saves carry a revision, so the
 /// store ends on the newest records even when saves overlap.
 public struct FindNumberMachine: StateMachine {
   public struct State: Equatable, Sendable {
     public var target = 1
     public var records: GameRecords
-    public var isLoading = false
+    /// The fetches in flight: a start's, a right guess's, or both.
+    public var fetching: Set<Fetch> = []
     /// Bumped on every change of the records; orders their saves.
     public var revision = 0
 
     public init(records: GameRecords = GameRecords()) { self.records = records }
 
+    /// Whether a fetch is in flight.
+    public var isLoading: Bool { !fetching.isEmpty }
     public var round: Int { records.round }
     public var bestRecord: Int { records.bestRecord }
     public var currentRecord: Int { records.currentRecord }
@@ -41,8 +48,16 @@ public struct FindNumberMachine: StateMachine {
     case targetFetched(Int)
     /// A target fetched after a right guess: the round is won.
     case nextRoundFetched(Int)
-    case fetchFailed(FindNumberError)
+    case fetchFailed(Fetch, FindNumberError)
     case saveFailed(FindNumberError)
+  }
+
+  /// The two request streams, each latest-wins on its own.
+  public enum Fetch: Hashable, Sendable {
+    /// The target of a new game (`gameStart`).
+    case start
+    /// The next round's target after a right guess (`checkNumber`).
+    case nextRound
   }
 
   public enum Output: Sendable, Equatable {
@@ -62,40 +77,39 @@ public struct FindNumberMachine: StateMachine {
     State(records: await records.load())
   }
 
-  enum ID: Hashable, Sendable { case fetch }
-
   public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
     let before = state.records
     let effect: Effect<Input, Output>
     switch input {
     case .gameStart:
-      state.isLoading = true
-      effect = fetch(then: Input.targetFetched)
+      state.fetching.insert(.start)
+      effect = fetch(.start, then: Input.targetFetched)
     case .checkNumber(let number):
       if number == state.target {
-        state.isLoading = true
-        effect = fetch(then: Input.nextRoundFetched)
+        state.fetching.insert(.nextRound)
+        effect = fetch(.nextRound, then: Input.nextRoundFetched)
       } else {
         state.records.round = 1
         state.records.currentRecord = 0
-        effect = .none
+        state.fetching.remove(.nextRound)
+        effect = .cancel(id: Fetch.nextRound)  // the article's flatMapLatest switches to .empty()
       }
     case .resetStage:
       state.records = GameRecords()
       effect = .none
     case .targetFetched(let target):
-      state.isLoading = false
+      state.fetching.remove(.start)
       state.target = target
       effect = .none
     case .nextRoundFetched(let target):
-      state.isLoading = false
+      state.fetching.remove(.nextRound)
       state.target = target
       state.records.bestRecord = max(state.records.bestRecord, state.records.currentRecord + 1)
       state.records.round += 1
       state.records.currentRecord += 1
       effect = .none
-    case .fetchFailed(let error):
-      state.isLoading = false
+    case .fetchFailed(let fetch, let error):
+      state.fetching.remove(fetch)
       effect = .emit(.error(error))
     case .saveFailed(let error):
       effect = .emit(.error(error))
@@ -105,12 +119,12 @@ public struct FindNumberMachine: StateMachine {
     return .merge(effect, save(state.records, revision: state.revision))
   }
 
-  private func fetch(then result: @escaping @Sendable (Int) -> Input) -> Effect<Input, Output> {
+  private func fetch(_ fetch: Fetch, then result: @escaping @Sendable (Int) -> Input) -> Effect<Input, Output> {
     let numbers = self.numbers
-    return .task(id: ID.fetch) { () async throws(FindNumberError) in
+    return .task(id: fetch) { () async throws(FindNumberError) in
       result(try await numbers.nextTarget())
     } catch: {
-      .fetchFailed($0)
+      .fetchFailed(fetch, $0)
     }
   }
 
