@@ -33,7 +33,7 @@ let package = Package(
     .target(name: "ActorMVVMUI", dependencies: ["ActorMVVM"]),
     .target(name: "Networking", dependencies: ["ActorMVVM"]),
     .target(name: "Storage", dependencies: ["ActorMVVM"]),
-    .target(name: "EmbeddedBackend", dependencies: ["ActorMVVM", "Networking"]),
+    .target(name: "EmbeddedBackend", dependencies: ["ActorMVVM", "Networking", "Storage"]),
     // Features: Presentation → Domain ← Data, one slice per target.
     .target(name: "WeatherFeature", dependencies: ["ActorMVVM", "Networking"]),
     .target(name: "LoginFeature", dependencies: ["ActorMVVM", "Networking"]),
@@ -74,7 +74,10 @@ let package = Package(
       dependencies: ["InterviewFeature", "LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "Storage"]),
     .testTarget(
       name: "AppCoordinatorTests",
-      dependencies: ["AppCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature", "LoginFeature"]),
+      dependencies: [
+        "AppCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature", "LoginFeature", "Networking",
+        "Storage",
+      ]),
     .testTarget(
       name: "ReplTests", dependencies: ["ReplCore", "AppCoordinator", "ActorMVVM", "EmbeddedBackend", "Storage"],
       exclude: ["Golden"]),

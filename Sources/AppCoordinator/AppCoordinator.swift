@@ -163,9 +163,11 @@ public actor AppCoordinator {
   public enum DeepLinkDisposition: Sendable, Equatable {
     /// The home screen received it and decided where it leads.
     case delivered
-    /// Nobody is logged in: it is kept (the latest one) and delivered to
-    /// the home screen once login succeeds, as the article's
-    /// `BehaviorSubject` trigger replays its last link to a new subscriber.
+    /// No member's home is up (nobody logged in, or the intro still
+    /// checking a stored session with the server): it is kept (the latest
+    /// one) and delivered to the home screen once login succeeds or the
+    /// stored session is renewed, as the article's `BehaviorSubject`
+    /// trigger replays its last link to a new subscriber.
     case keptUntilLogin
   }
 
@@ -397,6 +399,17 @@ public actor AppCoordinator {
       pendingRoute = nil
       await open(route)
     }
+    deliverKeptDeepLink()
+  }
+
+  /// The intro restored a member whose session the server renewed: their
+  /// home, then the link kept while the intro was checking.
+  func restoredHome() async {
+    await setRoot(.home)
+    deliverKeptDeepLink()
+  }
+
+  private func deliverKeptDeepLink() {
     if let link = pendingDeepLink, case .home(let home) = stack.first?.screen {
       pendingDeepLink = nil
       home.send(.deepLinkReceived(link))

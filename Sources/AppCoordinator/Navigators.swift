@@ -104,7 +104,7 @@ struct HomeFlow: HomeNavigating {
 struct PopupFlow: PopupNavigating {
   let app: AppCoordinator
 
-  func toHome() async { await app.setRoot(.home) }
+  func toHome() async { await app.restoredHome() }
   func toLogin() async { await app.present(.login) }
   func loggedIn(_ session: LoginSession) async { await app.loggedIn(session) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import Storage
 
 /// An ``HTTPClient`` that answers in-process, in the real APIs' wire formats.
 ///
@@ -41,13 +42,18 @@ public actor EmbeddedBackend: HTTPClient {
     public var naverClientSecret: String
     /// How long an interview access token lives, on ``clock``.
     public var accessTokenLifetime: Duration
+    /// Where the interview API keeps what a server keeps between runs (the
+    /// refresh tokens it issued), so a client's stored session survives a
+    /// restart of the backend; `nil` keeps it in memory for this instance.
+    /// It holds tokens: give it a private file (``FileKeyValueStore`` is 0600).
+    public var stateStore: (any KeyValueStore)?
 
     public init(
       seed: UInt64 = 0, latency: Duration = .zero, clock: any Clock<Duration> = ContinuousClock(),
       weatherbitKey: String = EmbeddedBackend.demoWeatherbitKey,
       naverClientID: String = EmbeddedBackend.demoNaverClientID,
       naverClientSecret: String = EmbeddedBackend.demoNaverClientSecret,
-      accessTokenLifetime: Duration = .seconds(3_600)
+      accessTokenLifetime: Duration = .seconds(3_600), stateStore: (any KeyValueStore)? = nil
     ) {
       self.seed = seed
       self.latency = latency
@@ -56,6 +62,7 @@ public actor EmbeddedBackend: HTTPClient {
       self.naverClientID = naverClientID
       self.naverClientSecret = naverClientSecret
       self.accessTokenLifetime = accessTokenLifetime
+      self.stateStore = stateStore
     }
   }
 
@@ -96,7 +103,8 @@ public actor EmbeddedBackend: HTTPClient {
     self.configuration = configuration
     random = SeededRandom(seed: configuration.seed)
     interview = InterviewAPI(
-      clock: configuration.clock, tokenLifetime: configuration.accessTokenLifetime, seed: configuration.seed)
+      clock: configuration.clock, tokenLifetime: configuration.accessTokenLifetime, seed: configuration.seed,
+      stateStore: configuration.stateStore)
   }
 
   /// Makes the next `times` requests on `route` fail with `fault`.

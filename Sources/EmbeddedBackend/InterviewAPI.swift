@@ -1,10 +1,15 @@
 import Foundation
 import Networking
+import Storage
 
 /// The interview app's own JSON API, served in-process. Documented in the
 /// README ("The interview API"). Members, interviews, reports and messages
 /// are fixed demo data; tokens are issued, expired and rotated for real, on
 /// the backend's clock.
+///
+/// Like a real server's database, the refresh tokens it has issued live in
+/// its state store (when given one) and outlive the process; access tokens
+/// live in memory, so after a restart a client refreshes first.
 actor InterviewAPI {
   static let host = "api.interview.example"
 
@@ -99,12 +104,19 @@ actor InterviewAPI {
   private var random: SeededRandom
   private var sessions: [String: Session] = [:]
   private var refreshTokens: [String: Int] = [:]
+  /// Numbers every token issued, across restarts: no token string repeats.
+  private var serial = 0
+  private let stateStore: (any KeyValueStore)?
+  private var tokensLoaded = false
+  private var savingTokens = false
+  private var tokensChanged = false
   private var serviceNotice: String?
   private(set) var refreshCount = 0
 
-  init(clock: any Clock<Duration>, tokenLifetime: Duration, seed: UInt64) {
+  init(clock: any Clock<Duration>, tokenLifetime: Duration, seed: UInt64, stateStore: (any KeyValueStore)?) {
     elapsed = Self.stopwatch(clock)
     self.tokenLifetime = tokenLifetime
+    self.stateStore = stateStore
     random = SeededRandom(seed: seed &+ 0x1D)
   }
 
@@ -116,13 +128,13 @@ actor InterviewAPI {
   /// Puts the service under maintenance (`notice` set) or back (`nil`).
   func setMaintenance(_ notice: String?) { serviceNotice = notice }
 
-  func handle(_ request: HTTPRequest) -> HTTPResponse {
+  func handle(_ request: HTTPRequest) async -> HTTPResponse {
     let route = Path(request)
     if route.is(.get, "v1/service/check") {
       return Reply.json(200, ServiceCheck(available: serviceNotice == nil, notice: serviceNotice))
     }
-    if route.is(.post, "v1/auth/login") { return login(request) }
-    if route.is(.post, "v1/auth/refresh") { return refresh(request) }
+    if route.is(.post, "v1/auth/login") { return await changingTokens { login(request) } }
+    if route.is(.post, "v1/auth/refresh") { return await changingTokens { refresh(request) } }
     let memIdx: Int
     switch authenticate(request) {
     case .success(let member): memIdx = member
@@ -218,9 +230,49 @@ actor InterviewAPI {
     return Reply.json(200, issueTokens(for: account.member))
   }
 
+  /// Runs a login or refresh over the refresh tokens loaded from the state
+  /// store, then saves them. The table is loaded before `body` and `body`
+  /// does not suspend, so a token is checked and rotated in one step.
+  private func changingTokens(_ body: () -> HTTPResponse) async -> HTTPResponse {
+    if !tokensLoaded {
+      tokensLoaded = true
+      // An unreadable state starts empty: clients then log in again.
+      if let stored = try? await stateStore?.value(StoredTokens.self, forKey: StoredTokens.key) {
+        refreshTokens.merge(stored.refreshTokens) { issuedNow, _ in issuedNow }
+        serial = max(serial, stored.serial)
+      }
+    }
+    let response = body()
+    await saveTokens()
+    return response
+  }
+
+  /// Writes the table; saves asked for while one is being written are
+  /// folded into one more write of the newest table, so the store never
+  /// ends on an older one.
+  private func saveTokens() async {
+    guard let stateStore else { return }
+    tokensChanged = true
+    guard !savingTokens else { return }
+    savingTokens = true
+    while tokensChanged {
+      tokensChanged = false
+      // A failed write keeps the tokens in memory; only a restart forgets them.
+      try? await stateStore.set(StoredTokens(refreshTokens: refreshTokens, serial: serial), forKey: StoredTokens.key)
+    }
+    savingTokens = false
+  }
+
+  struct StoredTokens: Codable, Sendable {
+    static let key = "interview.refreshTokens"
+    let refreshTokens: [String: Int]
+    let serial: Int
+  }
+
   private func issueTokens(for member: Member) -> Auth {
-    let access = "at-\(member.memIdx)-" + String(random.next(), radix: 36)
-    let refresh = "rt-\(member.memIdx)-" + String(random.next(), radix: 36)
+    serial += 1
+    let access = "at-\(member.memIdx)-\(serial)-" + String(random.next(), radix: 36)
+    let refresh = "rt-\(member.memIdx)-\(serial)-" + String(random.next(), radix: 36)
     sessions[access] = Session(memIdx: member.memIdx, expiresAt: elapsed() + tokenLifetime)
     refreshTokens[refresh] = member.memIdx
     let seconds = Int(tokenLifetime.components.seconds)

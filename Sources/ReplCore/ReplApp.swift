@@ -18,22 +18,36 @@ public enum ReplApp {
     } ?? InMemoryKeyValueStore()
   }
 
+  /// The embedded server's own state behind `--data-dir DIR`
+  /// (`DIR/server.json`: the refresh tokens it issued, as a server's
+  /// database would keep them), or `nil` to keep it in memory.
+  public static func makeServerStore(options: ReplOptions) -> (any KeyValueStore)? {
+    options.dataDirectory.map {
+      FileKeyValueStore(url: URL(fileURLWithPath: $0).appendingPathComponent("server.json"))
+    }
+  }
+
   /// Loads `store` and reports what loading it met (a corrupt file set
   /// aside, an unreadable one), one `warn` line each, before the app starts.
   public static func reportStorageWarnings(of store: any KeyValueStore, warn: (String) -> Void) async {
     for warning in await store.takeWarnings() { warn(warning.description) }
   }
 
-  /// The app over `store` (by default ``makeStore(options:)``), its
+  /// The app over `store` (by default ``makeStore(options:)``), the
+  /// embedded backend over `serverStore` (by default
+  /// ``makeServerStore(options:)``), its
   /// effects and the embedded backend's latency on `clock` (a
   /// ``VirtualClock`` for a script; real time by default), every feature
   /// traced into `trace` if given.
   public static func makeCoordinator(
     options: ReplOptions, environment: [String: String], store: (any KeyValueStore)? = nil,
-    clock: any Clock<Duration> = ContinuousClock(), trace: TraceLines? = nil, warn: (String) -> Void
+    serverStore: (any KeyValueStore)? = nil, clock: any Clock<Duration> = ContinuousClock(), trace: TraceLines? = nil,
+    warn: (String) -> Void
   ) -> AppCoordinator {
     let embedded = EmbeddedBackend(
-      .init(seed: options.seed, latency: .milliseconds(options.latencyMilliseconds), clock: clock))
+      .init(
+        seed: options.seed, latency: .milliseconds(options.latencyMilliseconds), clock: clock,
+        stateStore: serverStore ?? makeServerStore(options: options)))
     let client: any HTTPClient
     var weatherbitKey: String? = EmbeddedBackend.demoWeatherbitKey
     var naver: NaverDirectionsClient.Credentials? = .init(

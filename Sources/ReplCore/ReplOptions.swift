@@ -18,7 +18,8 @@ public struct ReplOptions: Equatable, Sendable {
       --live          real network (WEATHERBIT_API_KEY, NAVER_CLIENT_ID, NAVER_CLIENT_SECRET)
       --seed N        the embedded backend's seed (default 0)
       --latency MS    simulated latency per request, embedded backend (default 300)
-      --data-dir DIR  keep records and the session in DIR/store.json (default: in memory)
+      --data-dir DIR  keep records and the session in DIR/store.json, the embedded
+                      server's tokens in DIR/server.json (default: in memory)
       --record FILE   write the commands typed, with their timing, to FILE
       --replay FILE   run the commands recorded in FILE
     """

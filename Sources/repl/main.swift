@@ -25,13 +25,15 @@ func main() async -> Int32 {
   }
   let warn: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
   let store = ReplApp.makeStore(options: options)
+  let serverStore = ReplApp.makeServerStore(options: options)
   await ReplApp.reportStorageWarnings(of: store, warn: warn)
+  if let serverStore { await ReplApp.reportStorageWarnings(of: serverStore, warn: warn) }
   let interactive = isatty(STDIN_FILENO) == 1 && options.replayPath == nil
   // A script runs on virtual time (same transcript every run); a terminal on real time.
   let virtual = interactive ? nil : VirtualClock()
   let trace = options.trace ? TraceLines() : nil
   let coordinator = ReplApp.makeCoordinator(
-    options: options, environment: ProcessInfo.processInfo.environment, store: store,
+    options: options, environment: ProcessInfo.processInfo.environment, store: store, serverStore: serverStore,
     clock: virtual ?? ContinuousClock() as any Clock<Duration>, trace: trace, warn: warn)
   let session = ReplSession(
     coordinator: coordinator, clock: virtual, trace: trace, format: options.json ? .json : .text, write: write)

@@ -4,6 +4,8 @@ import AppCoordinator
 import EmbeddedBackend
 import InterviewFeature
 import LoginFeature
+import Networking
+import Storage
 import Testing
 
 func makeCoordinator(
@@ -105,6 +107,70 @@ struct AppCoordinatorFlowTests {
     await coordinator.login("alice", "secret")
     #expect(await coordinator.state == NavigationState(stack: [.home], modal: .report(termNo: 101)))
     await coordinator.finish()
+  }
+
+  /// The embedded backend, with the intro's service check held until the test releases it.
+  struct HeldServiceCheck: HTTPClient {
+    let backend: EmbeddedBackend
+    let arrived = TestGate()
+    let release = TestGate()
+    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+      if request.url.path.hasSuffix("service/check") {
+        arrived.open()
+        await release.wait()
+      }
+      return try await backend.send(request)
+    }
+  }
+
+  @Test("A relaunch restores the member only once the server honours the session; a link that came meanwhile waits")
+  func restoredSession() async throws {
+    let (appStore, serverStore) = (InMemoryKeyValueStore(), InMemoryKeyValueStore())
+    func launch(_ client: any HTTPClient) -> AppCoordinator {
+      AppCoordinator(
+        container: AppContainer(
+          AppConfiguration(httpClient: client, store: appStore, weatherbitKey: nil, naverCredentials: nil)))
+    }
+    let first = launch(EmbeddedBackend(.init(stateStore: serverStore)))
+    await first.start()
+    await first.settle()
+    await first.login("alice", "secret")
+    await first.finish()
+
+    // A new process: a new backend over the server's saved state, the app over its own.
+    let held = HeldServiceCheck(backend: EmbeddedBackend(.init(stateStore: serverStore)))
+    let second = launch(held)
+    await second.start()
+    await held.arrived.wait()  // the intro is checking: the stored session is not known valid yet
+    #expect(
+      try await second.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101") == .keptUntilLogin)
+    #expect(await second.state == NavigationState(stack: [.intro], modal: nil))
+    held.release.open()
+    await second.settle()
+    #expect(await second.state == NavigationState(stack: [.home], modal: .report(termNo: 101)))
+    await second.finish()
+  }
+
+  @Test("A stored session the server no longer honours ends at login, and the stored tokens are forgotten")
+  func refusedSession() async throws {
+    let appStore = InMemoryKeyValueStore()
+    func launch() -> AppCoordinator {
+      AppCoordinator(
+        container: AppContainer(
+          AppConfiguration(
+            httpClient: EmbeddedBackend(), store: appStore, weatherbitKey: nil, naverCredentials: nil)))
+    }
+    let first = launch()
+    await first.start()
+    await first.settle()
+    await first.login("alice", "secret")
+    await first.finish()
+    let second = launch()  // a backend that keeps nothing between launches
+    await second.start()
+    await second.settle()
+    #expect(await second.state == NavigationState(stack: [.intro], modal: .login))
+    #expect(await appStore.snapshot[SessionManager.storageKey] == nil)
+    await second.finish()
   }
 
   @Test("An unknown deep link does nothing (the article's default: break)")

@@ -58,15 +58,45 @@ struct SessionTests {
     #expect(try await stack.store.value(Int.self, forKey: SessionManager.storageKey) == nil)
   }
 
-  @Test("A stored session is restored and refreshed on first use")
+  @Test("A stored session is renewed as it is restored (the article's isValid); its first use needs no other refresh")
   func restore() async throws {
     let stack = Stack()
     try await stack.login()
     let restarted = SessionManager(
       auth: InterviewAuthService(client: stack.backend), store: stack.store, clock: stack.clock)
+    #expect(await restarted.currentUser() == nil)
     #expect(await restarted.restore() == alice)
+    #expect(await stack.backend.refreshCount == 1)
+    #expect(restarted.users.value == alice)
     _ = try await InterviewAPIClient(client: stack.backend, session: restarted).home()
     #expect(await restarted.refreshCount == 1)
+  }
+
+  @Test("A stored session the server refuses is not restored and is forgotten; an offline one is kept for later")
+  func restoreRefused() async throws {
+    let stack = Stack()
+    try await stack.login()
+    let restarted = SessionManager(
+      auth: InterviewAuthService(client: stack.backend), store: stack.store, clock: stack.clock)
+    await stack.backend.inject(.transport("offline"), on: .interview)
+    #expect(await restarted.restore() == nil)
+    #expect(await stack.store.snapshot[SessionManager.storageKey] != nil)
+    await stack.backend.inject(.status(401, body: #"{"code":401,"message":"refresh token invalid"}"#), on: .interview)
+    #expect(await restarted.restore() == nil)
+    #expect(restarted.users.value == nil)
+    #expect(await stack.store.snapshot[SessionManager.storageKey] == nil)
+  }
+
+  @Test("Concurrent restores share one refresh")
+  func concurrentRestores() async throws {
+    let stack = Stack()
+    try await stack.login()
+    let restarted = SessionManager(
+      auth: InterviewAuthService(client: stack.backend), store: stack.store, clock: stack.clock)
+    async let first = restarted.restore()
+    async let second = restarted.restore()
+    #expect(await [first, second] == [alice, alice])
+    #expect(await stack.backend.refreshCount == 1)
   }
 }
 

@@ -236,6 +236,45 @@ struct ReplTests {
     #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) is [String: Any])
   }
 
+  @Test("A relaunch with the same --data-dir comes back as the same member, renewed; both data files 0600")
+  func sessionRestored() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let first = try runBinary(["--data-dir", directory.path], script: "id alice\npassword secret\nlogin\n")
+    #expect(first.status == 0)
+    #expect(first.stdout.contains("home.member = \"Alice Kim\""))
+
+    // The relaunch renews the stored session before going home; the member's own link then opens their report.
+    let link = "deeplink actormvvm://analysis-complete?memIdx=1&termNo=101"
+    let second = try runBinary(["--data-dir", directory.path], script: "\(link)\n")
+    #expect(second.status == 0)
+    let lines = second.stdout.split(separator: "\n").map(String.init)
+    #expect(!lines.contains { $0.contains("present login") || $0.contains("sessionExpired") })
+    #expect(lines.contains("+600ms intro ! showHome: id: alice, name: Alice Kim, memIdx: 1"))  // check, then refresh
+    #expect(lines.contains("→ present report(101)"))
+    #expect(!second.stdout.contains("secret") && !second.stdout.contains("rt-1-"))
+
+    // Both files hold tokens: owner-only.
+    for name in ["store.json", "server.json"] {
+      let attributes = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
+      #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(name)")
+    }
+  }
+
+  @Test("A relaunch whose stored session the server refuses goes to login, and the stale member acts on nothing")
+  func staleSessionRefused() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    _ = try runBinary(["--data-dir", directory.path], script: "id alice\npassword secret\nlogin\n")
+    try FileManager.default.removeItem(at: directory.appendingPathComponent("server.json"))  // the server forgot
+    let link = "deeplink actormvvm://analysis-complete?memIdx=1&termNo=101"
+    let run = try runBinary(["--data-dir", directory.path], script: "\(link)\n")
+    let lines = run.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.contains("+600ms → present login"))
+    #expect(lines.contains("· deep link kept until login"))
+    #expect(!lines.contains { $0.contains("root home") || $0.contains("report(101)") || $0.contains("sessionExpired") })
+  }
+
   @Test("--replay of a missing or malformed file: one clear line on stderr, exit 2")
   func replayErrorsEndToEnd() throws {
     let directory = try temporaryDirectory()

@@ -6,8 +6,10 @@ import Storage
 /// refreshes and a ``KeyValueStore`` to survive restarts.
 ///
 /// - **Expiry** is measured on the injected clock from the moment tokens
-///   were issued. A restored session's expiry is unknown, so its first use
-///   refreshes.
+///   were issued.
+/// - **Restoring** a stored session refreshes it at once (its expiry is
+///   unknown after a restart), and only a session the server renews counts:
+///   the article's `auth.isValid()` before anything acts for the member.
 /// - **One refresh at a time:** callers that find the token expired while a
 ///   refresh is running await that refresh instead of starting another
 ///   (20 concurrent requests → one refresh call).
@@ -25,6 +27,7 @@ public actor SessionManager: SessionUseCase {
   private var session: LoginSession?
   private var expiresAt: Duration = .zero
   private var refreshing: Task<Result<LoginSession, LoginError>, Never>?
+  private var restoring: Task<User?, Never>?
   /// Refreshes started (for tests and diagnostics).
   public private(set) var refreshCount = 0
 
@@ -52,12 +55,34 @@ public actor SessionManager: SessionUseCase {
     try? await store?.set(StoredSession(session: session), forKey: Self.storageKey)
   }
 
+  /// Restores the stored session if the server renews it: the stored
+  /// refresh token is exchanged at once, and the user is returned (and
+  /// published on ``users``) only when that succeeds. A refresh the server
+  /// refuses (a 4xx) forgets the stored session; one that fails otherwise
+  /// (offline) keeps it for the next launch. Either way nobody is logged in.
+  /// Concurrent calls share one attempt.
   public func restore() async -> User? {
     if let session { return session.user }
+    if let restoring { return await restoring.value }
+    let task = Task { await self.renewStoredSession() }
+    restoring = task
+    defer { restoring = nil }
+    return await task.value
+  }
+
+  private func renewStoredSession() async -> User? {
     guard let stored = try? await store?.value(StoredSession.self, forKey: Self.storageKey) else { return nil }
-    apply(stored.session)
-    expiresAt = .zero  // unknown after a restart: refresh on first use
-    return stored.session.user
+    refreshCount += 1
+    do throws(LoginError) {
+      let renewed = try await auth.refresh(refreshToken: stored.session.tokens.refreshToken)
+      await start(renewed)
+      return renewed.user
+    } catch {
+      if case .error(let code) = error, (400..<500).contains(code) {
+        try? await store?.removeValue(forKey: Self.storageKey)
+      }
+      return nil
+    }
   }
 
   public func logout() async {

@@ -47,7 +47,9 @@ public protocol SessionUseCase: Sendable {
   func validAccessToken() async throws(InterviewError) -> String
   /// Starts a session from a login.
   func start(_ session: LoginSession) async
-  /// Restores the stored session, if there is one. Returns its user.
+  /// Restores the stored session if there is one and the server still
+  /// honours it (implementations confirm it first). Returns its user, or
+  /// `nil` when nobody can be restored.
   func restore() async -> User?
   /// Ends the session.
   func logout() async
