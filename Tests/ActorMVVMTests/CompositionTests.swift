@@ -99,4 +99,43 @@ struct SignUp: StateMachine {
     await tester.send(.backTapped) { $0.step = 1 }
     await tester.finish()
   }
+
+  @Test func aParentSendsItsChildAnInputUnderAnotherName() async {
+    /// A counter child whose effect reports back; the parent calls a win `scored`.
+    struct Score: StateMachine {
+      typealias State = Int
+      enum Input: Sendable, Equatable { case point, saved(Int) }
+      enum Output: Sendable, Equatable { case saved(Int) }
+      func reduce(into state: inout Int, _ input: Input) -> Effect<Input, Output> {
+        switch input {
+        case .point:
+          state += 1
+          let value = state
+          return .run { send in send(.saved(value)) }
+        case .saved(let value): return .emit(.saved(value))
+        }
+      }
+    }
+    struct Game: StateMachine {
+      struct State: Equatable, Sendable { var score = 0, goals = 0 }
+      enum Input: Sendable, Equatable { case goal, score(Score.Input) }
+      enum Output: Sendable, Equatable { case score(Score.Output) }
+      let score = Scope(
+        Score(), state: \State.score, input: { if case .score(let input) = $0 { input } else { nil } },
+        embed: Input.score, output: Output.score)
+      func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+        if let effect = score.reduce(into: &state, input) { return effect }
+        state.goals += 1
+        return score.reduce(into: &state, child: .point)
+      }
+    }
+    let tester = FeatureTester(Game(), initialState: .init())
+    await tester.send(.goal) {
+      $0.goals = 1
+      $0.score = 1
+    }
+    await tester.receive(.score(.saved(1)))  // the child's effect, fed back through `embed`
+    await tester.expectOutput(.score(.saved(1)))
+    await tester.finish()
+  }
 }

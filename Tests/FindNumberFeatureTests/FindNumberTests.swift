@@ -240,6 +240,54 @@ struct FindNumberOverlapTests {
   }
 }
 
+/// A repository whose saves fail.
+struct FailingRepository: RecordRepository {
+  func load() async -> GameRecords { GameRecords() }
+  func save(_ records: GameRecords, revision: Int) async throws(FindNumberError) {
+    throw .storageFailed("disk full")
+  }
+}
+
+@Suite("FindNumber: the records machine (run by the game through a Scope)")
+struct RecordsMachineTests {
+  @Test("Won, lost and reset: the article's rules; every change bumps the revision and is saved")
+  func rules() async throws {
+    let store = InMemoryKeyValueStore()
+    let tester = FeatureTester(
+      RecordsMachine(repository: StoredRecordRepository(store: store)),
+      initialState: .init(records: GameRecords(round: 2, bestRecord: 2, currentRecord: 2)))
+    await tester.send(.roundWon) {
+      $0.records = GameRecords(round: 3, bestRecord: 3, currentRecord: 3)
+      $0.revision = 1
+    }
+    await tester.send(.roundLost) {
+      $0.records = GameRecords(round: 1, bestRecord: 3, currentRecord: 0)
+      $0.revision = 2
+    }
+    await tester.send(.roundLost)  // nothing changes: no revision, no save
+    await tester.send(.reset) {
+      $0.records = GameRecords()
+      $0.revision = 3
+    }
+    await tester.settle()
+    await tester.finish()
+    #expect(await StoredRecordRepository(store: store).load() == GameRecords())
+  }
+
+  @Test("A failed save keeps the records in memory and reaches the game as .error")
+  func failedSave() async {
+    let machine = FindNumberMachine(numbers: ScriptedNumbers([]), records: FailingRepository())
+    let tester = FeatureTester(machine, initialState: .init(records: GameRecords(round: 2)))
+    await tester.send(.resetStage) {
+      $0.records = GameRecords()
+      $0.revision = 1
+    }
+    await tester.receive(.records(.saveFailed(.storageFailed("disk full"))))
+    await tester.expectOutput(.error(.storageFailed("disk full")))
+    await tester.finish()
+  }
+}
+
 @Suite("FindNumber: data")
 struct FindNumberDataTests {
   @Test("randomnumberapi through the embedded backend: a number in 1...3")

@@ -260,7 +260,17 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
   @inlinable
   public func reduce(into parent: inout ParentState, _ input: ParentInput) -> Effect<ParentInput, ParentOutput>? {
     guard let childInput = extract(input) else { return nil }
-    return child.reduce(into: &parent[keyPath: state], childInput).map(input: embed, output: output)
+    return reduce(into: &parent, child: childInput)
+  }
+
+  /// Reduces one of the child's own inputs on the parent's behalf: for a
+  /// parent input the child must hear about under another name (a game's
+  /// `nextRoundFetched` is its records' `roundWon`). Runs synchronously,
+  /// inside the parent's transition, like the other `reduce`; merge the
+  /// effect it returns into the parent's.
+  @inlinable
+  public func reduce(into parent: inout ParentState, child input: Child.Input) -> Effect<ParentInput, ParentOutput> {
+    child.reduce(into: &parent[keyPath: state], input).map(input: embed, output: output)
   }
 }
 

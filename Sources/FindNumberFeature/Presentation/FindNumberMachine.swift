@@ -5,8 +5,9 @@ import ActorMVVM
 /// The article's `ViewModel { Input; Output; transform }` becomes this
 /// machine. Rules, exactly as the article:
 /// - the target is 1 until a number has been fetched; `gameStart` fetches one;
-/// - a right guess fetches a new target, and only when it arrives: round + 1,
-///   currentRecord + 1, bestRecord = max(bestRecord, currentRecord + 1);
+/// - a right guess fetches a new target, and only when it arrives is the
+///   round won (round + 1, currentRecord + 1, bestRecord = max(bestRecord,
+///   currentRecord + 1));
 /// - a wrong guess: round 1, currentRecord 0, and no request;
 /// - `resetStage`: round 1, bestRecord 0, currentRecord 0;
 /// - a failed fetch changes no record and emits `.error`.
@@ -15,19 +16,31 @@ import ActorMVVM
 /// `checkNumber` (right or wrong) supersedes an earlier guess's fetch, and
 /// neither stream cancels the other, so a start during a round-win fetch
 /// keeps the win while a wrong guess during it loses the win.
-/// Every change of the records is saved; saves carry a revision, so the
-/// store ends on the newest records even when saves overlap.
+///
+/// The records and their saving are a child machine, ``RecordsMachine``,
+/// run inside this one's `reduce` through a ``Scope``: this machine says
+/// when a round is won or lost, the child what that does to the records,
+/// and it saves every change.
 public struct FindNumberMachine: StateMachine {
   public struct State: Equatable, Sendable {
     public var target = 1
-    public var records: GameRecords
+    /// The records and their save revision (``RecordsMachine``'s state).
+    public var saved: RecordsMachine.State
     /// The fetches in flight: a start's, a right guess's, or both.
     public var fetching: Set<Fetch> = []
+
+    public init(records: GameRecords = GameRecords()) { saved = RecordsMachine.State(records: records) }
+
+    /// The three records.
+    public var records: GameRecords {
+      get { saved.records }
+      set { saved.records = newValue }
+    }
     /// Bumped on every change of the records; orders their saves.
-    public var revision = 0
-
-    public init(records: GameRecords = GameRecords()) { self.records = records }
-
+    public var revision: Int {
+      get { saved.revision }
+      set { saved.revision = newValue }
+    }
     /// Whether a fetch is in flight.
     public var isLoading: Bool { !fetching.isEmpty }
     public var round: Int { records.round }
@@ -49,7 +62,8 @@ public struct FindNumberMachine: StateMachine {
     /// A target fetched after a right guess: the round is won.
     case nextRoundFetched(Int)
     case fetchFailed(Fetch, FindNumberError)
-    case saveFailed(FindNumberError)
+    /// What the records' own effects feed back (a failed save).
+    case records(RecordsMachine.Input)
   }
 
   /// The two request streams, each latest-wins on its own.
@@ -65,11 +79,25 @@ public struct FindNumberMachine: StateMachine {
   }
 
   let numbers: any RandomNumberUseCase
-  let records: any RecordRepository
+  let records: Scope<State, Input, Output, RecordsMachine>
 
   public init(numbers: any RandomNumberUseCase, records: any RecordRepository) {
     self.numbers = numbers
-    self.records = records
+    self.records = Scope(
+      RecordsMachine(repository: records), state: \State.saved,
+      input: { input in
+        switch input {
+        case .resetStage: .reset
+        case .records(let input): input
+        default: nil
+        }
+      },
+      embed: Input.records,
+      output: { (output: RecordsMachine.Output) in
+        switch output {
+        case .saveFailed(let error): .error(error)
+        }
+      })
   }
 
   /// The state to start from: the stored records, target 1.
@@ -78,45 +106,32 @@ public struct FindNumberMachine: StateMachine {
   }
 
   public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
-    let before = state.records
-    let effect: Effect<Input, Output>
+    if let effect = records.reduce(into: &state, input) { return effect }  // resetStage, save results
     switch input {
     case .gameStart:
       state.fetching.insert(.start)
-      effect = fetch(.start, then: Input.targetFetched)
-    case .checkNumber(let number):
-      if number == state.target {
-        state.fetching.insert(.nextRound)
-        effect = fetch(.nextRound, then: Input.nextRoundFetched)
-      } else {
-        state.records.round = 1
-        state.records.currentRecord = 0
-        state.fetching.remove(.nextRound)
-        effect = .cancel(id: Fetch.nextRound)  // the article's flatMapLatest switches to .empty()
-      }
-    case .resetStage:
-      state.records = GameRecords()
-      effect = .none
+      return fetch(.start, then: Input.targetFetched)
+    case .checkNumber(let number) where number == state.target:
+      state.fetching.insert(.nextRound)
+      return fetch(.nextRound, then: Input.nextRoundFetched)
+    case .checkNumber:
+      state.fetching.remove(.nextRound)
+      // The article's flatMapLatest switches to .empty(): a win in flight is lost.
+      return .merge(.cancel(id: Fetch.nextRound), records.reduce(into: &state, child: .roundLost))
     case .targetFetched(let target):
       state.fetching.remove(.start)
       state.target = target
-      effect = .none
+      return .none
     case .nextRoundFetched(let target):
       state.fetching.remove(.nextRound)
       state.target = target
-      state.records.bestRecord = max(state.records.bestRecord, state.records.currentRecord + 1)
-      state.records.round += 1
-      state.records.currentRecord += 1
-      effect = .none
+      return records.reduce(into: &state, child: .roundWon)
     case .fetchFailed(let fetch, let error):
       state.fetching.remove(fetch)
-      effect = .emit(.error(error))
-    case .saveFailed(let error):
-      effect = .emit(.error(error))
+      return .emit(.error(error))
+    case .resetStage, .records:
+      return .none  // the records' inputs, reduced by the scope above
     }
-    guard state.records != before else { return effect }
-    state.revision += 1
-    return .merge(effect, save(state.records, revision: state.revision))
   }
 
   private func fetch(_ fetch: Fetch, then result: @escaping @Sendable (Int) -> Input) -> Effect<Input, Output> {
@@ -125,17 +140,6 @@ public struct FindNumberMachine: StateMachine {
       result(try await numbers.nextTarget())
     } catch: {
       .fetchFailed(fetch, $0)
-    }
-  }
-
-  private func save(_ records: GameRecords, revision: Int) -> Effect<Input, Output> {
-    let repository = self.records
-    // Runs to completion: records changed by the last input before the
-    // screen closes are saved even though finish() cancels everything else.
-    return .run(onFinish: .runToCompletion) { (_) async throws(FindNumberError) in
-      try await repository.save(records, revision: revision)
-    } catch: {
-      .saveFailed($0)
     }
   }
 }
