@@ -22,10 +22,18 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - **Buffering:** the outer and the current inner run in their own
   ///   tasks; at most 128 elements wait for the consumer before they stop
   ///   being pulled.
-  /// - **Cost:** one task per inner sequence, as a hand-rolled
-  ///   cancel-and-restart would make; Rx subscribes synchronously and is
-  ///   somewhat faster for inners that complete at once (see the README's
-  ///   benchmarks).
+  /// - **Cost:** `transform` is called for every outer element, as Rx
+  ///   calls its selector, but an inner is iterated in a task only if it
+  ///   is still the latest when that task begins: under a burst of outer
+  ///   elements, the inners superseded before their task started are never
+  ///   iterated (a started inner is cancelled when superseded). One task
+  ///   runs the latest inner instead of one task per element being started
+  ///   and cancelled (see the README's benchmarks).
+  /// - **Differs from Rx** for inners that emit at once (`.just(x)`): Rx
+  ///   subscribes synchronously, so every such inner emits before the next
+  ///   outer element; here inners run in their own task, so one superseded
+  ///   before it ran emits nothing. Only the timing of superseded inners
+  ///   differs; the latest inner's elements are always delivered.
   @inlinable
   public func flatMapLatest<Inner: AsyncSequence & Sendable>(
     _ transform: @escaping @Sendable (Element) -> Inner
@@ -101,7 +109,7 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
     ) {
       guard case .switchInner(let element, let generation) = command else { return }
       let inner = transform(element)
-      core.spawn(replacing: true, immediate: true) { core in
+      core.spawnLatest { core in
         await pump(
           inner, into: core, wrap: { .inner($0, generation: generation) },
           end: { .innerEnded($0, generation: generation) }, perform: { _, _ in })

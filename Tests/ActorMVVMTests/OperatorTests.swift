@@ -140,6 +140,27 @@ struct OperatorTests {
     }
   }
 
+  @Test("flatMapLatest under bursts: superseded inners may never start; order holds; the last inner is whole")
+  func flatMapLatestBursts() async {
+    for round in 0..<200 {
+      let count = round * 37 % 60 + 1  // 1…60, varied
+      let (outer, input) = AsyncStream<Int>.makeStream()
+      for value in 0..<count { input.yield(value) }  // a burst, faster than any inner starts
+      input.finish()
+      let transformed = Locked(0)
+      let values = await Array(
+        outer.flatMapLatest { value in
+          transformed.withLock { $0 += 1 }
+          return [value, value, value].async
+        })
+      // Every outer element is transformed (Rx calls the selector for each) …
+      #expect(transformed.withLock { $0 } == count)
+      // … an inner's elements never follow a newer inner's, and the last inner is delivered whole.
+      #expect(values == values.sorted())
+      #expect(values.suffix(3) == Array(repeating: count - 1, count: 3))
+    }
+  }
+
   @Test("flatMapLatest finishes only after the outer and the current inner finish")
   func flatMapLatestFinishes() async {
     let outer = [1, 2].async

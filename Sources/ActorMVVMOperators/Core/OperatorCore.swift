@@ -31,6 +31,9 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
     @usableFromInline var nextTaskID: UInt64 = 0
     /// The task in the replaceable slot (flatMapLatest's current inner).
     @usableFromInline var slot: UInt64?
+    /// The work the slot's task runs, while that task has not started it:
+    /// a newer ``spawnLatest(_:)`` replaces it instead of starting a task.
+    @usableFromInline var slotWork: (@Sendable (OperatorCore) async -> Void)?
     /// Set once the operator is over for its producers: ended by the
     /// machine, or abandoned by the consumer.
     @usableFromInline var closed = false
@@ -94,23 +97,57 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
   /// short-lived timers and inner sequences; upstream pumps, started from
   /// the consumer, measured slower that way and start normally.
   @inlinable
-  func spawn(
-    replacing: Bool = false, immediate: Bool = false, _ body: @escaping @Sendable (OperatorCore) async -> Void
-  ) {
+  func spawn(immediate: Bool = false, _ body: @escaping @Sendable (OperatorCore) async -> Void) {
+    let reserved = state.withLock { state -> UInt64? in
+      guard !state.closed else { return nil }
+      state.nextTaskID &+= 1
+      state.tasks[state.nextTaskID] = .reserved
+      return state.nextTaskID
+    }
+    guard let id = reserved else { return }
+    start(id, immediate: immediate) { core in await body(core) }
+  }
+
+  /// Runs `body` in the operator's one replaceable slot, superseding the
+  /// work there (flatMapLatest's inner sequences). If the slot's task has
+  /// not started its work yet, `body` takes that work's place and no task
+  /// is started: under a burst of outer elements, one task runs the
+  /// latest inner instead of one task per element being started and
+  /// cancelled. Otherwise the running task is cancelled and a new one
+  /// started. Superseded work never runs, as a cancelled inner would have
+  /// emitted nothing.
+  @inlinable
+  func spawnLatest(_ body: @escaping @Sendable (OperatorCore) async -> Void) {
     let reserved = state.withLock { state -> (id: UInt64, replaced: Task<Void, Never>?)? in
       guard !state.closed else { return nil }
+      if state.slot != nil, state.slotWork != nil {
+        state.slotWork = body  // the slot's task has not begun: it will run this instead
+        return nil
+      }
       state.nextTaskID &+= 1
       let id = state.nextTaskID
       state.tasks[id] = .reserved
       var replaced: Task<Void, Never>?
-      if replacing {
-        if let old = state.slot, case .running(let task)? = state.tasks.removeValue(forKey: old) { replaced = task }
-        state.slot = id
-      }
+      if let old = state.slot, case .running(let task)? = state.tasks.removeValue(forKey: old) { replaced = task }
+      state.slot = id
+      state.slotWork = body
       return (id, replaced)
     }
     guard let (id, replaced) = reserved else { return }
     replaced?.cancel()
+    start(id, immediate: false) { core in
+      let work = core.state.withLock { state -> (@Sendable (OperatorCore) async -> Void)? in
+        guard state.slot == id, !state.closed else { return nil }
+        defer { state.slotWork = nil }
+        return state.slotWork
+      }
+      await work?(core)
+    }
+  }
+
+  /// Starts the task reserved under `id`.
+  @inlinable
+  func start(_ id: UInt64, immediate: Bool, _ body: @escaping @Sendable (OperatorCore) async -> Void) {
     probe?.busy()
     let operation: @Sendable () async -> Void = {
       await body(self)
