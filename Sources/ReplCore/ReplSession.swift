@@ -89,7 +89,7 @@ public actor ReplSession {
     let rest = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
     beginCommand()
     do {
-      if let global = ScreenView.global.first(where: { $0.names.contains(command) }) {
+      if let global = GlobalCommands.all.first(where: { $0.names.contains(command) }) {
         if global.takesNoArguments, !rest.isEmpty { throw ReplError.usage(global.usage) }
         switch global.name {
         case "quit": return false
@@ -128,19 +128,14 @@ public actor ReplSession {
         default: break
         }
       } else {
-        guard let (route, screen) = await top() else { throw ReplError.invalid("no screen is open") }
-        let names = ScreenView.commands(for: route).map(\.name)
-        guard names.contains(command) else {
-          let all = names + ScreenView.global.map(\.name)
+        guard let (_, screen) = await top() else { throw ReplError.invalid("no screen is open") }
+        let commands = screen.view(coordinator: coordinator).commands
+        guard let action = commands.first(where: { $0.spec.name == command }) else {
+          let all = commands.map(\.spec.name) + GlobalCommands.all.map(\.name)
           throw ReplError.unknown(
-            first, suggestion: ScreenView.suggestion(for: command, among: all), commands: all)
+            first, suggestion: GlobalCommands.suggestion(for: command, among: all), commands: all)
         }
-        if case .intro = route, command == "login" {
-          guard rest.isEmpty else { throw ReplError.usage("login") }
-          await coordinator.open(.login)
-        } else {
-          try ScreenView.perform(command, rest, on: screen, route: route)
-        }
+        try await action.run(CommandArguments(rest: rest, usage: action.spec.usage))
       }
     } catch let error as ReplError {
       emitError(error.message)
@@ -298,7 +293,7 @@ public actor ReplSession {
       }
     }
     guard let (route, screen) = await top() else { return }
-    let fields = await ScreenView.fields(of: screen)
+    let fields = await screen.view(coordinator: coordinator).fields()
     let before = lastTop?.identity == screen.identity ? lastFields : nil
     lastTop = screen
     lastFields = fields
@@ -309,10 +304,11 @@ public actor ReplSession {
 
   private func renderAllFields(hidden: Bool) async {
     guard let (route, screen) = await top() else { return }
-    let fields = await ScreenView.fields(of: screen)
+    let view = screen.view(coordinator: coordinator)
+    let fields = await view.fields()
     lastTop = screen
     lastFields = fields
-    for field in fields + (hidden ? await ScreenView.hiddenFields(of: screen) : []) { emitField(route, field) }
+    for field in fields + (hidden ? await view.hiddenFields() : []) { emitField(route, field) }
   }
 
   private func emitField(_ route: Route, _ field: (String, JSONValue)) {
@@ -355,19 +351,19 @@ public actor ReplSession {
   }
 
   private func help() async {
-    guard let (route, _) = await top() else { return }
-    let screen = ScreenView.commands(for: route).map(\.usage)
-    let global = ScreenView.global.map(\.usage)
+    guard let (route, screen) = await top() else { return }
+    let commands = screen.view(coordinator: coordinator).commands.map(\.spec.usage)
+    let global = GlobalCommands.all.map(\.usage)
     switch format {
     case .text:
-      emit("\(route.name) commands: " + screen.joined(separator: "; "))
+      emit("\(route.name) commands: " + commands.joined(separator: "; "))
       emit("global commands: " + global.joined(separator: "; "))
       emit("end a command with \" &\" to type the next one while it runs")
     case .json:
       emit(
         json: [
           ("type", .string("help")), ("screen", .string(route.name)),
-          ("commands", .array(screen.map(JSONValue.string))), ("global", .array(global.map(JSONValue.string))),
+          ("commands", .array(commands.map(JSONValue.string))), ("global", .array(global.map(JSONValue.string))),
         ])
     }
   }
@@ -388,7 +384,7 @@ public actor ReplSession {
 
   static func route(_ text: String) throws(ReplError) -> Route {
     let words = text.lowercased().split(separator: " ").map(String.init)
-    let usage = ReplError.usage(ScreenView.global.first { $0.name == "open" }!.usage)
+    let usage = ReplError.usage(GlobalCommands.all.first { $0.name == "open" }!.usage)
     guard words.count == 1 || words.first == "report" else { throw usage }
     switch words.first {
     case "weather": return .weather

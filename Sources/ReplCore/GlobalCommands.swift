@@ -1,0 +1,36 @@
+/// The commands every screen takes, and the typo suggestion for a word
+/// that is no command. Like screen commands, a command that takes no words
+/// rejects extra ones with its usage line.
+enum GlobalCommands {
+  static let all = [
+    CommandSpec(name: "help", usage: "help", takesNoArguments: true),
+    CommandSpec(name: "state", usage: "state [--all]"),
+    CommandSpec(name: "wait", usage: "wait <milliseconds>"),
+    CommandSpec(name: "back", usage: "back", takesNoArguments: true),
+    CommandSpec(name: "open", usage: "open <weather|login|findnumber|directions|report <termNo>|messages|mypage|home>"),
+    CommandSpec(name: "deeplink", usage: "deeplink <actormvvm://…>"),
+    CommandSpec(name: "quit", usage: "quit (or exit)", aliases: ["exit"], takesNoArguments: true),
+  ]
+
+  /// The closest known command, if any is close enough to be a typo.
+  static func suggestion(for word: String, among names: [String]) -> String? {
+    let scored = names.map { ($0, distance(word.lowercased(), $0)) }.min { $0.1 < $1.1 }
+    guard let (name, score) = scored, score <= max(1, word.count / 3) else { return nil }
+    return name
+  }
+
+  /// Levenshtein distance.
+  static func distance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    var previous = Array(0...b.count)
+    for (i, x) in a.enumerated() {
+      var current = [i + 1]
+      for (j, y) in b.enumerated() {
+        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+}

@@ -1,0 +1,25 @@
+import ActorMVVM
+import InterviewFeature
+import Storage
+
+/// Declaring (reporting) a message: a reason, then submit.
+struct DeclareView: ScreenView {
+  let feature: Feature<DeclareMachine>
+
+  var commands: [ScreenCommand] {
+    [
+      ScreenCommand("reason", usage: "reason <text>") { arguments throws(ReplError) in
+        feature.send(.reasonChanged(try arguments.text()))
+      },
+      .sending("submit", .submitTapped, to: feature),
+    ]
+  }
+
+  func fields() async -> [Field] {
+    let state = await feature.state
+    return [
+      ("message", .string("\(state.message.messageId) \(state.message.text)")), ("reason", .string(state.reason)),
+      ("isSubmitting", .bool(state.isSubmitting)), ("error", FieldValue.error(state.error)),
+    ]
+  }
+}

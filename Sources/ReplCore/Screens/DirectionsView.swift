@@ -1,0 +1,46 @@
+import ActorMVVM
+import DirectionsFeature
+import Storage
+
+/// The route finder (seed 003).
+struct DirectionsView: ScreenView {
+  let feature: Feature<DirectionsMachine>
+
+  var commands: [ScreenCommand] {
+    [
+      ScreenCommand("location", usage: "location <lat> <lng>") { arguments throws(ReplError) in
+        feature.send(.locationUpdated(try arguments.coordinate()))
+      },
+      ScreenCommand("tap", usage: "tap <lat> <lng>") { arguments throws(ReplError) in
+        feature.send(.mapTapped(try arguments.coordinate()))
+      },
+      .sending("reset", .resetMarkersTapped, to: feature),
+      .sending("route", .drawPathTapped, to: feature),
+      .sending("detail", .detailTapped, to: feature),
+      .sending("close", .detailClosed, to: feature),
+    ]
+  }
+
+  func fields() async -> [Field] {
+    let state = await feature.state
+    func point(_ c: Coordinate?) -> JSONValue { FieldValue.optional(c) { .string($0.description) } }
+    return [
+      ("location", point(state.currentLocation)), ("start", point(state.start)), ("goal", point(state.goal)),
+      ("pathPoints", FieldValue.number(state.path.count)),
+      (
+        "summary",
+        FieldValue.optional(state.summary) {
+          .string(
+            "\($0.distanceMetres) m, \($0.duration.components.seconds / 60) min, toll \($0.tollFare) KRW, taxi \($0.taxiFare) KRW, fuel \($0.fuelPrice) KRW"
+          )
+        }
+      ),
+      (
+        "guide",
+        .array(state.isDetailShown ? state.guide.map { .string("\($0.instructions) (\($0.distanceMetres) m)") } : [])
+      ),
+      ("detailShown", .bool(state.isDetailShown)), ("isLoading", .bool(state.isLoading)),
+      ("error", FieldValue.error(state.error)),
+    ]
+  }
+}

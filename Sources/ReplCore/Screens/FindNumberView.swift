@@ -1,0 +1,33 @@
+import ActorMVVM
+import FindNumberFeature
+import Storage
+
+/// The FindNumber game (seed 002). The answer is kept off the view.
+struct FindNumberView: ScreenView {
+  let feature: Feature<FindNumberMachine>
+
+  var commands: [ScreenCommand] {
+    [
+      .sending("start", .gameStart, to: feature),
+      ScreenCommand("check", usage: "check <1|2|3>") { arguments throws(ReplError) in
+        feature.send(.checkNumber(try arguments.int(in: 1...3)))
+      },
+      .sending("reset", .resetStage, to: feature),
+    ]
+  }
+
+  func fields() async -> [Field] {
+    let state = await feature.state
+    return [
+      ("round", FieldValue.number(state.round)), ("bestRecord", FieldValue.number(state.bestRecord)),
+      ("currentRecord", FieldValue.number(state.currentRecord)), ("stage", .string(state.stageText)),
+      ("best", .string(state.bestRecordText)), ("current", .string(state.currentRecordText)),
+      ("isLoading", .bool(state.isLoading)),
+    ]
+  }
+
+  /// The answer: the article keeps it out of the view (it is an output for tests).
+  func hiddenFields() async -> [Field] {
+    [("target", FieldValue.number(await feature.state.target))]
+  }
+}

@@ -1,0 +1,27 @@
+import ActorMVVM
+import InterviewFeature
+import Storage
+
+/// Home: the member, their interviews and unread messages.
+struct HomeView: ScreenView {
+  let feature: Feature<HomeMachine>
+
+  var commands: [ScreenCommand] {
+    [
+      .sending("refresh", .appeared, to: feature)
+    ]
+  }
+
+  func fields() async -> [Field] {
+    let state = await feature.state
+    return [
+      ("member", FieldValue.optional(state.member) { .string($0.name) }),
+      ("unreadCount", FieldValue.number(state.unreadCount)),
+      (
+        "interviews",
+        .array(state.interviews.map { .string("\($0.termNo) \($0.title)\($0.completed ? "" : " (in progress)")") })
+      ),
+      ("isLoading", .bool(state.isLoading)), ("error", FieldValue.optional(state.error) { .string($0.description) }),
+    ]
+  }
+}

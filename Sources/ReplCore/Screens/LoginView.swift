@@ -1,0 +1,28 @@
+import ActorMVVM
+import LoginFeature
+import Storage
+
+/// The login screen (seed 001). The password never shows.
+struct LoginView: ScreenView {
+  let feature: Feature<LoginMachine>
+
+  var commands: [ScreenCommand] {
+    [
+      ScreenCommand("id", usage: "id [<text>] (no text clears it)") { arguments throws(ReplError) in
+        feature.send(.idChanged(arguments.rest))
+      },
+      ScreenCommand("password", usage: "password [<text>] (no text clears it)") { arguments throws(ReplError) in
+        feature.send(.passwordChanged(arguments.rest))
+      },
+      .sending("login", .loginTapped, to: feature),
+    ]
+  }
+
+  func fields() async -> [Field] {
+    let state = await feature.state
+    return [
+      ("id", .string(state.id)), ("password", .string(state.password.isEmpty ? "" : "•••")),
+      ("isLoading", .bool(state.isLoading)), ("error", FieldValue.optional(state.errorMessage, JSONValue.string)),
+    ]
+  }
+}

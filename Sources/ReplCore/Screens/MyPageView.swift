@@ -1,0 +1,23 @@
+import ActorMVVM
+import InterviewFeature
+import Storage
+
+/// My page: the membership, and logging out.
+struct MyPageView: ScreenView {
+  let feature: Feature<MyPageMachine>
+
+  var commands: [ScreenCommand] {
+    [
+      .sending("logout", .logoutTapped, to: feature)
+    ]
+  }
+
+  func fields() async -> [Field] {
+    let state = await feature.state
+    return [
+      ("member", FieldValue.optional(state.page) { .string($0.member.name) }),
+      ("membershipDaysLeft", FieldValue.optional(state.page) { FieldValue.number($0.membershipDaysLeft) }),
+      ("isLoading", .bool(state.isLoading)), ("error", FieldValue.error(state.error)),
+    ]
+  }
+}

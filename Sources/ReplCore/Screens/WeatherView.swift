@@ -1,0 +1,26 @@
+import ActorMVVM
+import Storage
+import WeatherFeature
+
+/// The weather screen (seed 000).
+struct WeatherView: ScreenView {
+  let feature: Feature<WeatherMachine>
+
+  var commands: [ScreenCommand] {
+    [
+      ScreenCommand("city", usage: "city <name>, e.g. city Richmond, VA") { arguments throws(ReplError) in
+        feature.send(.cityEntered(try arguments.text()))
+      }
+    ]
+  }
+
+  func fields() async -> [Field] {
+    let state = await feature.state
+    return [
+      ("locationName", .string(state.locationName)), ("date", .string(state.date)), ("temp", .string(state.temp)),
+      ("description", .string(state.description)), ("summary", .string(state.summary)),
+      ("forecastSummary", .string(state.forecastSummary)), ("iconName", .string(state.iconName)),
+      ("isLoading", .bool(state.isLoading)), ("error", FieldValue.error(state.error)),
+    ]
+  }
+}
