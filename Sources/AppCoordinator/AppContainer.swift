@@ -101,16 +101,9 @@ public final class AppContainer: Sendable {
         feature(
           MessagesMachine(messages: interviewAPI), .init(memberID: await session.currentUser()?.id), name: route.name))
     case .declare(let messageId):
-      var message = Message(messageId: messageId, sender: "", text: "", sentAt: "")
-      for room in (try? await interviewAPI.rooms()) ?? [] {
-        if let found = (try? await interviewAPI.messages(roomId: room.roomId))?.first(where: {
-          $0.messageId == messageId
-        }) {
-          message = found
-          break
-        }
-      }
-      return makeDeclareScreen(message)
+      // Opened by route rather than from a room: the screen knows the id,
+      // which is all declaring needs; no room is fetched to find its text.
+      return makeDeclareScreen(Message(messageId: messageId, sender: "", text: "", sentAt: ""))
     case .myPage:
       return .myPage(
         feature(MyPageMachine(myPage: interviewAPI, session: session), .init(), name: route.name))

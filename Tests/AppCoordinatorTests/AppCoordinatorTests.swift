@@ -173,6 +173,23 @@ struct AppCoordinatorFlowTests {
     await second.finish()
   }
 
+  @Test("Opening the declare screen by route fetches nothing: it needs only the message's id")
+  func declareByRoute() async throws {
+    let backend = EmbeddedBackend()
+    let container = AppContainer(AppConfiguration(httpClient: backend, weatherbitKey: nil, naverCredentials: nil))
+    await container.session.start(
+      try await InterviewAuthService(client: backend).login(id: "alice", password: "secret"))
+    let before = await backend.requestCount(.interview)
+    let screen = await container.makeScreen(.declare(messageId: 13))
+    #expect(await backend.requestCount(.interview) == before)
+    guard case .declare(let declare) = screen else {
+      Issue.record("not the declare screen")
+      return
+    }
+    #expect(await declare.state.message.messageId == 13)
+    await screen.finish()
+  }
+
   @Test("An unknown deep link does nothing (the article's default: break)")
   func unknownDeepLink() async throws {
     let coordinator = makeCoordinator()
