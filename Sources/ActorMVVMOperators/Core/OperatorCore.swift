@@ -115,7 +115,9 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
   /// latest inner instead of one task per element being started and
   /// cancelled. Otherwise the running task is cancelled and a new one
   /// started. Superseded work never runs, as a cancelled inner would have
-  /// emitted nothing.
+  /// emitted nothing. Called by one task at a time (flatMapLatest's outer
+  /// pump), so each call's task is registered before the next call looks
+  /// at the slot.
   @inlinable
   func spawnLatest(_ body: @escaping @Sendable (OperatorCore) async -> Void) {
     let reserved = state.withLock { state -> (id: UInt64, replaced: Task<Void, Never>?)? in
