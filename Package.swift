@@ -76,7 +76,7 @@ let package = Package(
       name: "AppCoordinatorTests",
       dependencies: [
         "AppCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature", "LoginFeature", "Networking",
-        "Storage",
+        "Storage", "WeatherFeature",
       ]),
     .testTarget(
       name: "ReplTests", dependencies: ["ReplCore", "AppCoordinator", "ActorMVVM", "EmbeddedBackend", "Storage"],
@@ -85,6 +85,7 @@ let package = Package(
       name: "StressTests",
       dependencies: [
         "ActorMVVM", "ActorMVVMTesting", "Networking", "Storage", "EmbeddedBackend", "AppCoordinator", "ReplCore",
+        "LoginFeature",
       ]),
   ],
   swiftLanguageModes: [.v6]

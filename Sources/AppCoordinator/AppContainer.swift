@@ -71,61 +71,29 @@ public final class AppContainer: Sendable {
     numbers = RandomNumberAPIClient(client: client)
   }
 
-  /// A new feature for `route`, not yet started.
+  /// Every kind of screen the app has, in the order the REPL's `open`
+  /// lists them. A new screen is its ``AppScreen`` type plus one line here.
+  public static let screens: [any AppScreen.Type] = [
+    WeatherScreen.self, LoginScreen.self, FindNumberScreen.self, DirectionsScreen.self, ReportScreen.self,
+    MessagesScreen.self, MyPageScreen.self, HomeScreen.self, IntroScreen.self, DeclareScreen.self,
+  ]
+
+  /// A new screen for `route`, its feature not yet started.
   public func makeScreen(_ route: Route) async -> Screen {
-    switch route {
-    case .intro:
-      return .intro(
-        feature(IntroMachine(serviceCheck: interviewAPI, session: session), .init(), name: route.name))
-    case .home:
-      return .home(
-        feature(HomeMachine(home: interviewAPI), .init(member: await session.currentUser()), name: route.name)
-      )
-    case .weather:
-      return .weather(
-        feature(WeatherMachine(geocoder: geocoder, weather: weather), .init(), name: route.name))
-    case .login:
-      return .login(feature(LoginMachine(auth: auth), .init(), name: route.name))
-    case .findNumber:
-      return .findNumber(
-        feature(
-          FindNumberMachine(numbers: numbers, records: records), await FindNumberMachine.initialState(from: records),
-          name: route.name))
-    case .directions:
-      return .directions(feature(DirectionsMachine(service: directions), .init(), name: route.name))
-    case .report(let termNo):
-      return .report(
-        feature(ReportMachine(analysis: interviewAPI), .init(termNo: termNo), name: route.name))
-    case .messages:
-      return .messages(
-        feature(
-          MessagesMachine(messages: interviewAPI), .init(memberID: await session.currentUser()?.id), name: route.name))
-    case .declare(let messageId):
-      // Opened by route rather than from a room: the screen knows the id,
-      // which is all declaring needs; no room is fetched to find its text.
-      return makeDeclareScreen(Message(messageId: messageId, sender: "", text: "", sentAt: ""))
-    case .myPage:
-      return .myPage(
-        feature(MyPageMachine(myPage: interviewAPI, session: session), .init(), name: route.name))
-    }
+    Screen(await route.screen.init(route: route, container: self))
   }
 }
 
 extension AppContainer {
   /// A feature counted in the configuration's counters, traced to its
-  /// ``AppConfiguration/trace`` sink (prefixed with `name`) if there is one.
-  func feature<Machine: StateMachine>(
+  /// ``AppConfiguration/trace`` sink (prefixed with `name`) if there is one:
+  /// how an ``AppScreen`` builds its feature. Not started until sent to.
+  public func feature<Machine: StateMachine>(
     _ machine: Machine, _ initialState: Machine.State, name: String
   ) -> Feature<Machine> {
     Feature(
       machine, initialState: initialState, counters: configuration.counters,
       trace: configuration.trace.map { .printing(name, to: $0) })
-  }
-
-  /// The declare screen for a message the room already has.
-  public func makeDeclareScreen(_ message: Message) -> Screen {
-    .declare(
-      feature(DeclareMachine(declare: interviewAPI), .init(message: message), name: "declare"))
   }
 }
 

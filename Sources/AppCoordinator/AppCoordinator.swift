@@ -1,9 +1,6 @@
 import ActorMVVM
-import DirectionsFeature
-import FindNumberFeature
 import InterviewFeature
 import LoginFeature
-import WeatherFeature
 
 /// Owns navigation: a stack of screens (the root never pops) and at most one
 /// modal. Features never navigate; they emit outputs, and the coordinator
@@ -132,10 +129,10 @@ public actor AppCoordinator {
       await present(.login)
       return
     }
-    switch route {
-    case .intro, .home: await setRoot(route)
-    case _ where route.isModal: await present(route)
-    default:
+    switch route.screen.presentation {
+    case .root: await setRoot(route)
+    case .modal: await present(route)
+    case .push:
       await dismissModal()
       await push(route)
     }
@@ -178,7 +175,7 @@ public actor AppCoordinator {
   @discardableResult
   public func handle(deepLink text: String) async throws(DeepLinkError) -> DeepLinkDisposition {
     let link = try DeepLink(parsing: text)
-    guard case .home(let home) = stack.first?.screen else {
+    guard let home = stack.first?.screen.feature(HomeMachine.self) else {
       pendingDeepLink = link
       return .keptUntilLogin
     }
@@ -316,44 +313,17 @@ public actor AppCoordinator {
 
   // MARK: Outputs → navigation
 
+  /// Listens to the screen's outputs, then sends its first input.
   private func listen(to screen: Screen, route: Route, progress: Progress) -> Task<Void, Never> {
-    func relay<Outputs: AsyncSequence & Sendable>(
-      _ outputs: Outputs, _ handle: @escaping @Sendable (AppCoordinator, Outputs.Element) async -> Void
-    ) -> Task<Void, Never> where Outputs.Failure == Never, Outputs.Element: Sendable {
-      self.relay(outputs, progress: progress) { coordinator, output in
+    func start<Kind: AppScreen>(_ screen: Kind) -> Task<Void, Never> {
+      let listener = relay(screen.feature.outputValues, progress: progress) { coordinator, output in
         await coordinator.logOutput(route, output)
-        await handle(coordinator, output)
+        await screen.handle(output, in: coordinator)
       }
+      if let input = screen.firstInput { screen.feature.send(input) }  // after subscribing to its outputs
+      return listener
     }
-    switch screen {
-    case .intro(let feature):
-      defer { feature.send(.appeared) }  // after subscribing to its outputs
-      return relay(feature.outputValues) { await $0.popupFlow.handle($1) }
-    case .login(let feature):
-      return relay(feature.outputValues) { await $0.popupFlow.handle($1) }
-    case .home(let feature):
-      defer { feature.send(.appeared) }
-      return relay(feature.outputValues) { await $0.homeFlow.handle($1) }
-    case .report(let feature):
-      defer { feature.send(.loadTriggered) }
-      return relay(feature.outputValues) { await $0.homeFlow.handle($1) }
-    case .messages(let feature):
-      defer { feature.send(.appeared) }
-      return relay(feature.outputValues) { await $0.homeFlow.handle($1) }
-    case .declare(let feature):
-      return relay(feature.outputValues) { await $0.homeFlow.handle($1) }
-    case .myPage(let feature):
-      defer { feature.send(.appeared) }
-      return relay(feature.outputValues) { await $0.homeFlow.handle($1) }
-    case .weather(let feature):
-      defer { feature.send(.cityEntered(WeatherMachine.defaultCity)) }
-      return relay(feature.outputValues) { _, _ in }
-    case .findNumber(let feature):
-      defer { feature.send(.gameStart) }
-      return relay(feature.outputValues) { _, _ in }
-    case .directions(let feature):
-      return relay(feature.outputValues) { _, _ in }
-    }
+    return start(screen.base)
   }
 
   /// The child coordinators, as the article's navigators: each turns its
@@ -390,7 +360,8 @@ public actor AppCoordinator {
     await dismissModal()
     // The same member (back after an expired session) keeps their screens;
     // anyone else starts from a fresh home, none of the last member's screens kept.
-    if case .home(let home) = stack.first?.screen, await home.state.member?.memIdx == session.user.memIdx {
+    if let home = stack.first?.screen.feature(HomeMachine.self), await home.state.member?.memIdx == session.user.memIdx
+    {
       home.send(.appeared)
     } else {
       await setRoot(.home)
@@ -410,7 +381,7 @@ public actor AppCoordinator {
   }
 
   private func deliverKeptDeepLink() {
-    if let link = pendingDeepLink, case .home(let home) = stack.first?.screen {
+    if let link = pendingDeepLink, let home = stack.first?.screen.feature(HomeMachine.self) {
       pendingDeepLink = nil
       home.send(.deepLinkReceived(link))
     }
@@ -422,9 +393,9 @@ public actor AppCoordinator {
   }
 
   func declareFinished(_ result: DeclareResult) async {
-    guard case .declare? = stack.last?.route else { return }
+    guard stack.last?.route.opens(DeclareScreen.self) == true else { return }
     await pop()
-    if case .messages(let messages) = stack.last?.screen { messages.send(.declareFinished(result)) }
+    stack.last?.screen.feature(MessagesMachine.self)?.send(.declareFinished(result))
   }
 
   func openURL(_ url: String) {

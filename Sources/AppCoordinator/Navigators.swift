@@ -88,7 +88,8 @@ struct HomeFlow: HomeNavigating {
   func toReport(termNo: Int) async { await app.present(.report(termNo: termNo)) }
   func toMyPage() async { await app.present(.myPage) }
   func toDeclare(_ message: Message) async {
-    await app.pushScreen(.declare(messageId: message.messageId), app.container.makeDeclareScreen(message))
+    await app.pushScreen(
+      .declare(messageId: message.messageId), Screen(DeclareScreen(message: message, container: app.container)))
   }
   func declareFinished(_ result: DeclareResult) async { await app.declareFinished(result) }
   func openURL(_ url: String) async { await app.openURL(url) }

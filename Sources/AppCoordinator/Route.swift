@@ -1,47 +1,42 @@
-/// Every screen of the reference app.
-public enum Route: Hashable, Sendable, CustomStringConvertible {
-  case intro, home, weather, login, findNumber, directions, messages, myPage
-  case report(termNo: Int)
-  case declare(messageId: Int)
+/// Where the coordinator can go: a kind of screen, and the number it
+/// carries if it takes one (a report's `termNo`). The app's routes are the
+/// static members each screen type declares (`.weather`,
+/// `.report(termNo:)`); ``AppContainer/screens`` lists every kind.
+public struct Route: Hashable, Sendable, CustomStringConvertible {
+  /// The kind of screen it opens.
+  public let screen: any AppScreen.Type
+  /// The number it carries, for a screen with a ``AppScreen/parameterName``.
+  public let parameter: Int?
+
+  /// - Precondition: `parameter` is given exactly when `screen` has a
+  ///   ``AppScreen/parameterName``.
+  public init(_ screen: any AppScreen.Type, parameter: Int? = nil) {
+    precondition(
+      (parameter != nil) == (screen.parameterName != nil),
+      "\(screen.name)'s route needs \(screen.parameterName ?? "no number")")
+    self.screen = screen
+    self.parameter = parameter
+  }
+
+  /// Whether it opens a screen of type `screen`.
+  public func opens(_ screen: (some AppScreen).Type) -> Bool { self.screen == screen }
 
   /// Shown over the stack rather than pushed onto it (the article's `.present`).
-  public var isModal: Bool {
-    switch self {
-    case .login, .report, .myPage: true
-    default: false
-    }
-  }
+  public var isModal: Bool { screen.presentation == .modal }
 
   /// Needs a logged-in member; opening it without one goes through login first.
-  public var needsMember: Bool {
-    switch self {
-    case .home, .report, .messages, .myPage, .declare: true
-    default: false
-    }
-  }
+  public var needsMember: Bool { screen.needsMember }
 
   /// The screen's short name, as the REPL spells it.
-  public var name: String {
-    switch self {
-    case .intro: "intro"
-    case .home: "home"
-    case .weather: "weather"
-    case .login: "login"
-    case .findNumber: "findnumber"
-    case .directions: "directions"
-    case .messages: "messages"
-    case .myPage: "mypage"
-    case .report: "report"
-    case .declare: "declare"
-    }
-  }
+  public var name: String { screen.name }
 
-  public var description: String {
-    switch self {
-    case .report(let termNo): "report(\(termNo))"
-    case .declare(let messageId): "declare(\(messageId))"
-    default: name
-    }
+  public var description: String { parameter.map { "\(name)(\($0))" } ?? name }
+
+  public static func == (a: Route, b: Route) -> Bool { a.screen == b.screen && a.parameter == b.parameter }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(screen))
+    hasher.combine(parameter)
   }
 }
 

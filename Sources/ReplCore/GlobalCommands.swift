@@ -1,3 +1,5 @@
+import AppCoordinator
+
 /// The commands every screen takes, and the typo suggestion for a word
 /// that is no command. Like screen commands, a command that takes no words
 /// rejects extra ones with its usage line.
@@ -7,10 +9,18 @@ enum GlobalCommands {
     CommandSpec(name: "state", usage: "state [--all]"),
     CommandSpec(name: "wait", usage: "wait <milliseconds>"),
     CommandSpec(name: "back", usage: "back", takesNoArguments: true),
-    CommandSpec(name: "open", usage: "open <weather|login|findnumber|directions|report <termNo>|messages|mypage|home>"),
+    CommandSpec(name: "open", usage: openUsage),
     CommandSpec(name: "deeplink", usage: "deeplink <actormvvm://…>"),
     CommandSpec(name: "quit", usage: "quit (or exit)", aliases: ["exit"], takesNoArguments: true),
   ]
+
+  /// `open`'s usage: every screen that opens by name, with its number if it takes one.
+  static var openUsage: String {
+    let names = AppContainer.screens.filter { $0.opensByName }.map { screen in
+      screen.parameterName.map { "\(screen.name) <\($0)>" } ?? screen.name
+    }
+    return "open <\(names.joined(separator: "|"))>"
+  }
 
   /// The closest known command, if any is close enough to be a typo.
   static func suggestion(for word: String, among names: [String]) -> String? {

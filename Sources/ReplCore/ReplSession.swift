@@ -129,7 +129,7 @@ public actor ReplSession {
         }
       } else {
         guard let (_, screen) = await top() else { throw ReplError.invalid("no screen is open") }
-        let commands = screen.view(coordinator: coordinator).commands
+        let commands = screen.commands(in: coordinator)
         guard let action = commands.first(where: { $0.spec.name == command }) else {
           let all = commands.map(\.spec.name) + GlobalCommands.all.map(\.name)
           throw ReplError.unknown(
@@ -293,7 +293,7 @@ public actor ReplSession {
       }
     }
     guard let (route, screen) = await top() else { return }
-    let fields = await screen.view(coordinator: coordinator).fields()
+    let fields = await screen.fields()
     let before = lastTop?.identity == screen.identity ? lastFields : nil
     lastTop = screen
     lastFields = fields
@@ -304,11 +304,10 @@ public actor ReplSession {
 
   private func renderAllFields(hidden: Bool) async {
     guard let (route, screen) = await top() else { return }
-    let view = screen.view(coordinator: coordinator)
-    let fields = await view.fields()
+    let fields = await screen.fields()
     lastTop = screen
     lastFields = fields
-    for field in fields + (hidden ? await view.hiddenFields() : []) { emitField(route, field) }
+    for field in fields + (hidden ? await screen.hiddenFields() : []) { emitField(route, field) }
   }
 
   private func emitField(_ route: Route, _ field: (String, JSONValue)) {
@@ -352,7 +351,7 @@ public actor ReplSession {
 
   private func help() async {
     guard let (route, screen) = await top() else { return }
-    let commands = screen.view(coordinator: coordinator).commands.map(\.spec.usage)
+    let commands = screen.commands(in: coordinator).map(\.spec.usage)
     let global = GlobalCommands.all.map(\.usage)
     switch format {
     case .text:
@@ -382,22 +381,20 @@ public actor ReplSession {
     return out.count > 300 ? String(out.prefix(300)) + "…" : out
   }
 
+  /// The route `open` names: a screen that opens by name, and its number
+  /// if it takes one (`report 101`).
   static func route(_ text: String) throws(ReplError) -> Route {
     let words = text.lowercased().split(separator: " ").map(String.init)
-    let usage = ReplError.usage(GlobalCommands.all.first { $0.name == "open" }!.usage)
-    guard words.count == 1 || words.first == "report" else { throw usage }
-    switch words.first {
-    case "weather": return .weather
-    case "login": return .login
-    case "findnumber": return .findNumber
-    case "directions": return .directions
-    case "messages": return .messages
-    case "mypage": return .myPage
-    case "home": return .home
-    case "report":
-      guard words.count == 2, let termNo = Int(words[1]) else { throw .usage("open report <termNo>") }
-      return .report(termNo: termNo)
-    default: throw usage
+    guard let screen = AppContainer.screens.first(where: { $0.opensByName && $0.name == words.first }) else {
+      throw .usage(GlobalCommands.openUsage)
     }
+    guard let parameterName = screen.parameterName else {
+      guard words.count == 1 else { throw .usage(GlobalCommands.openUsage) }
+      return Route(screen)
+    }
+    guard words.count == 2, let parameter = Int(words[1]) else {
+      throw .usage("open \(screen.name) <\(parameterName)>")
+    }
+    return Route(screen, parameter: parameter)
   }
 }

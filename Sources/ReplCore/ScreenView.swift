@@ -6,11 +6,13 @@ typealias Field = (name: String, value: JSONValue)
 
 /// The headless view of one kind of screen: the commands it takes and the
 /// fields it shows. It renders state and sends inputs; no business logic
-/// lives here. One conforming type per screen (in `Screens/`);
-/// `Screen.view(coordinator:)` is the one place that maps a live screen to it.
-protocol ScreenView: Sendable {
-  /// Its commands, in the order `help` lists them.
-  var commands: [ScreenCommand] { get }
+/// lives here. Each ``AppScreen`` type conforms in its own file in
+/// `Screens/`; a screen type that does not shows no fields and takes only
+/// the global commands (a test checks every one in ``AppContainer/screens``
+/// does).
+protocol ScreenView: AppScreen {
+  /// Its commands, in the order `help` lists them; `app` for commands that navigate.
+  func commands(in app: AppCoordinator) -> [ScreenCommand]
   /// Every field it shows, in display order.
   func fields() async -> [Field]
   /// Fields it keeps off the view, shown only by `state --all`.
@@ -22,21 +24,17 @@ extension ScreenView {
 }
 
 extension Screen {
-  /// This screen's view; `coordinator` for commands that navigate.
-  func view(coordinator: AppCoordinator) -> any ScreenView {
-    switch self {
-    case .intro(let feature): IntroView(feature: feature, coordinator: coordinator)
-    case .home(let feature): HomeView(feature: feature)
-    case .weather(let feature): WeatherView(feature: feature)
-    case .login(let feature): LoginView(feature: feature)
-    case .findNumber(let feature): FindNumberView(feature: feature)
-    case .directions(let feature): DirectionsView(feature: feature)
-    case .report(let feature): ReportView(feature: feature)
-    case .messages(let feature): MessagesView(feature: feature)
-    case .declare(let feature): DeclareView(feature: feature)
-    case .myPage(let feature): MyPageView(feature: feature)
-    }
-  }
+  /// This screen's view, if its type has one.
+  var view: (any ScreenView)? { base as? any ScreenView }
+
+  /// Its commands (none if it has no view).
+  func commands(in app: AppCoordinator) -> [ScreenCommand] { view?.commands(in: app) ?? [] }
+
+  /// Its fields (none if it has no view).
+  func fields() async -> [Field] { await view?.fields() ?? [] }
+
+  /// Its hidden fields (none if it has no view).
+  func hiddenFields() async -> [Field] { await view?.hiddenFields() ?? [] }
 }
 
 /// How views write values.

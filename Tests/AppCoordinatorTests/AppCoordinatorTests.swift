@@ -7,6 +7,7 @@ import LoginFeature
 import Networking
 import Storage
 import Testing
+import WeatherFeature
 
 func makeCoordinator(
   counters: LifetimeCounters = LifetimeCounters(), clock: any Clock<Duration> = ContinuousClock(),
@@ -24,7 +25,7 @@ func makeCoordinator(
 
 extension AppCoordinator {
   func login(_ id: String, _ password: String) async {
-    guard case .login(let login) = topScreen else {
+    guard let login = topScreen?.feature(LoginMachine.self) else {
       Issue.record("expected the login screen on top, found \(state)")
       return
     }
@@ -45,7 +46,7 @@ struct AppCoordinatorFlowTests {
     #expect(await coordinator.state == NavigationState(stack: [.intro], modal: .login))
     await coordinator.login("alice", "secret")
     #expect(await coordinator.state == NavigationState(stack: [.home], modal: nil))
-    guard case .home(let home) = await coordinator.topScreen else {
+    guard let home = await coordinator.topScreen?.feature(HomeMachine.self) else {
       Issue.record("home is not on top")
       return
     }
@@ -61,7 +62,7 @@ struct AppCoordinatorFlowTests {
     await coordinator.settle()
     await coordinator.login("alice", "wrong")
     #expect(await coordinator.state == NavigationState(stack: [.intro], modal: .login))
-    guard case .login(let login) = await coordinator.topScreen else {
+    guard let login = await coordinator.topScreen?.feature(LoginMachine.self) else {
       Issue.record("login is not on top")
       return
     }
@@ -78,7 +79,7 @@ struct AppCoordinatorFlowTests {
     try await coordinator.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101")
     await coordinator.settle()
     #expect(await coordinator.state == NavigationState(stack: [.home], modal: .report(termNo: 101)))
-    guard case .report(let report) = await coordinator.topScreen else { return }
+    guard let report = await coordinator.topScreen?.feature(ReportMachine.self) else { return }
     #expect(await report.state.interview?.termNo == 101)
 
     try await coordinator.handle(deepLink: "actormvvm://analysis-complete?memIdx=2&termNo=201")
@@ -182,7 +183,7 @@ struct AppCoordinatorFlowTests {
     let before = await backend.requestCount(.interview)
     let screen = await container.makeScreen(.declare(messageId: 13))
     #expect(await backend.requestCount(.interview) == before)
-    guard case .declare(let declare) = screen else {
+    guard let declare = screen.feature(DeclareMachine.self) else {
       Issue.record("not the declare screen")
       return
     }
@@ -220,7 +221,7 @@ struct AppCoordinatorFlowTests {
     await coordinator.settle()
     await coordinator.login("bob", "hunter2")
     #expect(await coordinator.state == NavigationState(stack: [.home], modal: nil))
-    guard case .home(let home) = await coordinator.topScreen else { return }
+    guard let home = await coordinator.topScreen?.feature(HomeMachine.self) else { return }
     #expect(await home.state.member?.id == "bob")
     await coordinator.finish()
   }
@@ -264,11 +265,11 @@ struct AppCoordinatorFlowTests {
     await coordinator.login("alice", "secret")
     await coordinator.open(.messages)
     await coordinator.settle()
-    guard case .messages(let room) = await coordinator.topScreen else { return }
+    guard let room = await coordinator.topScreen?.feature(MessagesMachine.self) else { return }
     room.send(.declareTapped(messageId: 13))
     await coordinator.settle()
     #expect(await coordinator.state.stack == [.home, .messages, .declare(messageId: 13)])
-    guard case .declare(let declare) = await coordinator.topScreen else { return }
+    guard let declare = await coordinator.topScreen?.feature(DeclareMachine.self) else { return }
     #expect(await declare.state.message.text.contains("광고"))
     declare.send(.reasonChanged("spam"))
     declare.send(.submitTapped)
@@ -330,13 +331,13 @@ func readmeCoordinatorExample() async throws {
         httpClient: backend, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)))
   await app.start()
   await app.settle()  // intro → login (nobody is logged in)
-  guard case .login(let login) = await app.topScreen else { return }
+  guard let login = await app.topScreen?.feature(LoginMachine.self) else { return }
   login.send(.idChanged("alice"))
   login.send(.passwordChanged("secret"))
   login.send(.loginTapped)
   await app.settle()  // login → home
   await app.open(.weather)
-  guard case .weather(let weather) = await app.topScreen else { return }
+  guard let weather = await app.topScreen?.feature(WeatherMachine.self) else { return }
   weather.send(.cityEntered("Richmond, VA"))
   await app.settle()
   #expect(await weather.state.summary == "Broken clouds - 72℉")

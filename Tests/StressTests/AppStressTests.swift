@@ -1,6 +1,7 @@
 import ActorMVVM
 import AppCoordinator
 import EmbeddedBackend
+import LoginFeature
 import ReplCore
 import Testing
 
@@ -20,7 +21,7 @@ struct AppStressTests {
           counters: counters)))
     await coordinator.start()
     await coordinator.settle()
-    if case .login(let login) = await coordinator.topScreen {
+    if let login = await coordinator.topScreen?.feature(LoginMachine.self) {
       login.send(.idChanged("alice"))
       login.send(.passwordChanged("secret"))
       login.send(.loginTapped)

@@ -1,12 +1,12 @@
 import ActorMVVM
+import AppCoordinator
 import InterviewFeature
 import Storage
 
 /// Declaring (reporting) a message: a reason, then submit.
-struct DeclareView: ScreenView {
-  let feature: Feature<DeclareMachine>
+extension DeclareScreen: ScreenView {
 
-  var commands: [ScreenCommand] {
+  func commands(in app: AppCoordinator) -> [ScreenCommand] {
     [
       ScreenCommand("reason", usage: "reason <text>") { arguments throws(ReplError) in
         feature.send(.reasonChanged(try arguments.text()))

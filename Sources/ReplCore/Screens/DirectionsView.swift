@@ -1,12 +1,12 @@
 import ActorMVVM
+import AppCoordinator
 import DirectionsFeature
 import Storage
 
 /// The route finder (seed 003).
-struct DirectionsView: ScreenView {
-  let feature: Feature<DirectionsMachine>
+extension DirectionsScreen: ScreenView {
 
-  var commands: [ScreenCommand] {
+  func commands(in app: AppCoordinator) -> [ScreenCommand] {
     [
       ScreenCommand("location", usage: "location <lat> <lng>") { arguments throws(ReplError) in
         feature.send(.locationUpdated(try arguments.coordinate()))

@@ -1,12 +1,12 @@
 import ActorMVVM
+import AppCoordinator
 import FindNumberFeature
 import Storage
 
 /// The FindNumber game (seed 002). The answer is kept off the view.
-struct FindNumberView: ScreenView {
-  let feature: Feature<FindNumberMachine>
+extension FindNumberScreen: ScreenView {
 
-  var commands: [ScreenCommand] {
+  func commands(in app: AppCoordinator) -> [ScreenCommand] {
     [
       .sending("start", .gameStart, to: feature),
       ScreenCommand("check", usage: "check <1|2|3>") { arguments throws(ReplError) in

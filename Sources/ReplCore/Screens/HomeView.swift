@@ -1,12 +1,12 @@
 import ActorMVVM
+import AppCoordinator
 import InterviewFeature
 import Storage
 
 /// Home: the member, their interviews and unread messages.
-struct HomeView: ScreenView {
-  let feature: Feature<HomeMachine>
+extension HomeScreen: ScreenView {
 
-  var commands: [ScreenCommand] {
+  func commands(in app: AppCoordinator) -> [ScreenCommand] {
     [
       .sending("refresh", .appeared, to: feature)
     ]

@@ -4,16 +4,14 @@ import InterviewFeature
 import Storage
 
 /// The intro: the service check's progress; retry, or go to login.
-struct IntroView: ScreenView {
-  let feature: Feature<IntroMachine>
-  let coordinator: AppCoordinator
+extension IntroScreen: ScreenView {
 
-  var commands: [ScreenCommand] {
+  func commands(in app: AppCoordinator) -> [ScreenCommand] {
     [
       .sending("retry", .appeared, to: feature),
       ScreenCommand("login") { arguments throws(ReplError) in
         try arguments.none()
-        await coordinator.open(.login)
+        await app.open(.login)
       },
     ]
   }

@@ -1,12 +1,12 @@
 import ActorMVVM
+import AppCoordinator
 import LoginFeature
 import Storage
 
 /// The login screen (seed 001). The password never shows.
-struct LoginView: ScreenView {
-  let feature: Feature<LoginMachine>
+extension LoginScreen: ScreenView {
 
-  var commands: [ScreenCommand] {
+  func commands(in app: AppCoordinator) -> [ScreenCommand] {
     [
       ScreenCommand("id", usage: "id [<text>] (no text clears it)") { arguments throws(ReplError) in
         feature.send(.idChanged(arguments.rest))

@@ -1,12 +1,12 @@
 import ActorMVVM
+import AppCoordinator
 import InterviewFeature
 import Storage
 
 /// The member's message rooms and one room's messages.
-struct MessagesView: ScreenView {
-  let feature: Feature<MessagesMachine>
+extension MessagesScreen: ScreenView {
 
-  var commands: [ScreenCommand] {
+  func commands(in app: AppCoordinator) -> [ScreenCommand] {
     [
       ScreenCommand("room", usage: "room <roomId>") { arguments throws(ReplError) in
         feature.send(.roomSelected(try arguments.int()))

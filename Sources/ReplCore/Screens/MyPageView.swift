@@ -1,12 +1,12 @@
 import ActorMVVM
+import AppCoordinator
 import InterviewFeature
 import Storage
 
 /// My page: the membership, and logging out.
-struct MyPageView: ScreenView {
-  let feature: Feature<MyPageMachine>
+extension MyPageScreen: ScreenView {
 
-  var commands: [ScreenCommand] {
+  func commands(in app: AppCoordinator) -> [ScreenCommand] {
     [
       .sending("logout", .logoutTapped, to: feature)
     ]

@@ -1,12 +1,12 @@
 import ActorMVVM
+import AppCoordinator
 import InterviewFeature
 import Storage
 
 /// An interview's analysis report.
-struct ReportView: ScreenView {
-  let feature: Feature<ReportMachine>
+extension ReportScreen: ScreenView {
 
-  var commands: [ScreenCommand] {
+  func commands(in app: AppCoordinator) -> [ScreenCommand] {
     [
       .sending("load", .loadTriggered, to: feature),
       .sending("total", .totalReportTriggered, to: feature),

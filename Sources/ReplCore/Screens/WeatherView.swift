@@ -1,12 +1,12 @@
 import ActorMVVM
+import AppCoordinator
 import Storage
 import WeatherFeature
 
 /// The weather screen (seed 000).
-struct WeatherView: ScreenView {
-  let feature: Feature<WeatherMachine>
+extension WeatherScreen: ScreenView {
 
-  var commands: [ScreenCommand] {
+  func commands(in app: AppCoordinator) -> [ScreenCommand] {
     [
       ScreenCommand("city", usage: "city <name>, e.g. city Richmond, VA") { arguments throws(ReplError) in
         feature.send(.cityEntered(try arguments.text()))
