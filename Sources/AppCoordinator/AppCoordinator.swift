@@ -13,54 +13,19 @@ import LoginFeature
 ///   ``AppContainer`` and starts it; popping or dismissing finishes that
 ///   feature (effects cancelled, streams ended) and stops listening to it.
 /// - **Observation:** ``navigation`` (a ``StateRelay``, starting with the
-///   current state) and ``events`` (an ``EventRelay`` of each change).
+///   current state) and ``events`` (an ``EventRelay`` of each change), both
+///   asynchronous; ``observe(_:)`` for a view layer that needs every
+///   navigation and output in order, synchronously.
+/// - **Quiescence:** ``settle()`` (for tests and drivers: wait until every
+///   screen is idle and every output handled) and ``activity()`` (for a
+///   driver on virtual time: is anything left but sleepers?). Navigation
+///   itself never waits on them.
 public actor AppCoordinator {
   struct Entry {
     let route: Route
     let screen: Screen
     let listener: Task<Void, Never>
     let progress: Progress
-  }
-
-  /// How many outputs a listener has handled, and who waits for more.
-  final class Progress: Sendable {
-    private let state = Locked<(handled: Int, waiters: [(Int, CheckedContinuation<Void, Never>)])>((0, []))
-
-    func handledOne() {
-      let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-        state.handled &+= 1
-        let handled = state.handled
-        let ready = state.waiters.filter { $0.0 <= handled }.map(\.1)
-        state.waiters.removeAll { $0.0 <= handled }
-        return ready
-      }
-      for waiter in ready { waiter.resume() }
-    }
-
-    /// Returns once `count` outputs have been handled, or the listener ended.
-    func wait(until count: Int) async {
-      await withCheckedContinuation { continuation in
-        let done = state.withLock { state -> Bool in
-          if state.handled >= count { return true }
-          state.waiters.append((count, continuation))
-          return false
-        }
-        if done { continuation.resume() }
-      }
-    }
-
-    /// Outputs handled so far.
-    var handled: Int { state.withLock { $0.handled } }
-
-    /// Releases every waiter (the listener is gone).
-    func close() {
-      let waiters = state.withLock { state in
-        state.handled = .max / 2
-        defer { state.waiters = [] }
-        return state.waiters.map(\.1)
-      }
-      for waiter in waiters { waiter.resume() }
-    }
   }
 
   /// Outputs handled across all screens; part of what `settle` watches.
@@ -70,20 +35,32 @@ public actor AppCoordinator {
   private let runningHandlers = Locked(0)
   /// Listeners of ended screens, still returning.
   private var retiring: [Task<Void, Never>] = []
-  /// Navigation changes and outputs, in the order they happened, until drained.
-  private var log: [LogEntry] = []
+  /// Called on this actor for each navigation change and output (see ``observe(_:)``).
+  private var observers: [@Sendable (Change) -> Void] = []
 
-  /// One thing that happened, for a view layer that renders after `settle`.
-  public enum LogEntry: Sendable {
+  /// One thing that happened, as an observer sees it.
+  public enum Change: Sendable {
+    /// The stack or the modal changed (or a URL was opened); the state after it.
     case navigation(NavigationEvent, NavigationState)
+    /// A screen emitted an output, about to be handled.
     case output(Route, any Sendable)
   }
 
-  /// Everything logged since the last call, oldest first. Call after
-  /// ``settle()`` to render a step deterministically.
-  public func drainLog() -> [LogEntry] {
-    defer { log = [] }
-    return log
+  /// Calls `observer` for every navigation change and every screen output
+  /// from now on, as long as the coordinator lives: a view layer's log.
+  ///
+  /// - **Isolation:** `observer` runs on this actor, synchronously, inside
+  ///   the step that made the change, so it sees changes in the order they
+  ///   happened and each navigation with the state right after it. It must
+  ///   not block; store what it needs and render later.
+  /// - **Ordering:** an output is reported before its handler runs, so the
+  ///   navigation it causes follows it.
+  public func observe(_ observer: @escaping @Sendable (Change) -> Void) {
+    observers.append(observer)
+  }
+
+  private func report(_ change: Change) {
+    for observer in observers { observer(change) }
   }
 
   public let container: AppContainer
@@ -278,11 +255,11 @@ public actor AppCoordinator {
 
   private func emit(_ event: NavigationEvent) {
     publish()
-    log.append(.navigation(event, state))
+    report(.navigation(event, state))
     events.accept(event)
   }
 
-  private func logOutput(_ route: Route, _ output: any Sendable) { log.append(.output(route, output)) }
+  private func reportOutput(_ route: Route, _ output: any Sendable) { report(.output(route, output)) }
 
   private func publish() { navigation.accept(state) }
 
@@ -317,7 +294,7 @@ public actor AppCoordinator {
   private func listen(to screen: Screen, route: Route, progress: Progress) -> Task<Void, Never> {
     func start<Kind: AppScreen>(_ screen: Kind) -> Task<Void, Never> {
       let listener = relay(screen.feature.outputValues, progress: progress) { coordinator, output in
-        await coordinator.logOutput(route, output)
+        await coordinator.reportOutput(route, output)
         await screen.handle(output, in: coordinator)
       }
       if let input = screen.firstInput { screen.feature.send(input) }  // after subscribing to its outputs
@@ -399,7 +376,7 @@ public actor AppCoordinator {
   }
 
   func openURL(_ url: String) {
-    log.append(.navigation(.openURL(url), state))
+    report(.navigation(.openURL(url), state))
     events.accept(.openURL(url))
   }
 }

@@ -34,6 +34,8 @@ public actor ReplSession {
   private let trace: TraceLines?
   private let format: Format
   private let write: @Sendable (String) -> Void
+  /// What the coordinator reported since the last render (its ``AppCoordinator/observe(_:)``).
+  private let changes = Inbox<AppCoordinator.Change>()
   /// The screen last rendered on top, and its fields as rendered. Holding
   /// the screen keeps its feature alive, so no new feature can reuse its
   /// identity and be mistaken for it.
@@ -63,6 +65,8 @@ public actor ReplSession {
   /// Starts the app and renders its first screen (on virtual time, once
   /// its first requests have landed).
   public func start() async {
+    let changes = self.changes
+    await coordinator.observe { changes.append($0) }
     beginCommand()
     await coordinator.start()
     await runUntilSettled()
@@ -267,8 +271,8 @@ public actor ReplSession {
       case .json: emit(json: [("type", .string("trace")), ("line", .string(line))])
       }
     }
-    for entry in await coordinator.drainLog() {
-      switch entry {
+    for change in changes.drain() {
+      switch change {
       case .navigation(let event, let state):
         switch format {
         case .text: emit("→ \(event)")

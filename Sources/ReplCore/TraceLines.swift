@@ -7,19 +7,14 @@ import ActorMVVM
 /// one feature keep their order; lines two features write at the same
 /// instant keep the order they were written in. `Sendable`.
 public final class TraceLines: Sendable {
-  private let lines = Locked<[String]>([])
+  private let lines = Inbox<String>()
 
   /// An empty buffer.
   public init() {}
 
   /// Appends one line; any task may call it (a feature's trace does, on its actor).
-  public func append(_ line: String) { lines.withLock { $0.append(line) } }
+  public func append(_ line: String) { lines.append(line) }
 
   /// The lines appended since the last call, oldest first.
-  public func drain() -> [String] {
-    lines.withLock { lines in
-      defer { lines = [] }
-      return lines
-    }
-  }
+  public func drain() -> [String] { lines.drain() }
 }

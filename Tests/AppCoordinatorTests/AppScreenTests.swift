@@ -100,3 +100,46 @@ struct AppScreenTests {
 struct WrongMachine: StateMachine {
   func reduce(into state: inout Int, _ input: Int) -> Effect<Int, Never> { .none }
 }
+
+@Suite("AppCoordinator: observers")
+struct AppCoordinatorObserverTests {
+  /// Changes as lines: `→ event [stack | modal]` and `screen ! output`.
+  final class Changes: Sendable {
+    private let lines = Locked<[String]>([])
+    func record(_ change: AppCoordinator.Change) {
+      let line =
+        switch change {
+        case .navigation(let event, let state):
+          "→ \(event) [\(state.stack.map(\.description).joined(separator: ",")) | \(state.modal?.description ?? "-")]"
+        case .output(let route, let output): "\(route) ! \(output)"
+        }
+      lines.withLock { $0.append(line) }
+    }
+    var all: [String] { lines.withLock { $0 } }
+  }
+
+  @Test("An observer sees every navigation with the state after it, and each output before the navigation it causes")
+  func observerOrder() async {
+    let app = makeCoordinator()
+    let first = Changes()
+    await app.observe { first.record($0) }
+    await app.start()
+    await app.settle()
+    let second = Changes()
+    await app.observe { second.record($0) }
+    await app.login("alice", "secret")
+    await app.open(.weather)
+    #expect(await app.back())
+    await app.settle()
+    let afterStart = ["→ root intro [intro | -]", "intro ! showLogin", "→ present login [intro | login]"]
+    let afterLogin = [
+      "login ! loggedIn", "→ dismiss login [intro | -]", "→ root home [home | -]", "→ push weather [home,weather | -]",
+      "→ pop weather [home | -]",
+    ]
+    #expect(first.all.count == afterStart.count + afterLogin.count)
+    #expect(Array(first.all.prefix(afterStart.count)) == afterStart)
+    #expect(Array(first.all.dropFirst(afterStart.count)) == second.all)
+    #expect(second.all.map { $0.hasPrefix("login ! loggedIn") ? "login ! loggedIn" : $0 } == afterLogin)
+    await app.finish()
+  }
+}
