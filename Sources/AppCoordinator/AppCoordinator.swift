@@ -295,7 +295,7 @@ public actor AppCoordinator {
     func start<Kind: AppScreen>(_ screen: Kind) -> Task<Void, Never> {
       let listener = relay(screen.feature.outputValues, progress: progress) { coordinator, output in
         await coordinator.reportOutput(route, output)
-        await screen.handle(output, in: coordinator)
+        await Kind.handle(output, in: coordinator)
       }
       if let input = screen.firstInput { screen.feature.send(input) }  // after subscribing to its outputs
       return listener

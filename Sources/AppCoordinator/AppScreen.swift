@@ -7,7 +7,7 @@ import ActorMVVM
 ///
 /// - **Isolation:** a value; its members are called by the coordinator.
 ///   `init(route:container:)` runs on the coordinator's actor while it
-///   opens the route; ``handle(_:in:)`` runs on the screen's listener task.
+///   opens the route; `handle(_:in:)` runs on the screen's listener task.
 /// - **Ordering:** ``firstInput`` is sent after the coordinator listens to
 ///   the feature's outputs, so no output it causes is missed; outputs are
 ///   handled one at a time, in the order the feature emitted them.
@@ -39,8 +39,11 @@ public protocol AppScreen: Sendable {
   /// `viewDidLoad` (load the home, start the game), or nil.
   var firstInput: Machine.Input? { get }
   /// Turns one output into navigation on `app` (usually through one of its
-  /// flows, ``HomeNavigating`` or ``PopupNavigating``).
-  func handle(_ output: Machine.Output, in app: AppCoordinator) async
+  /// flows, ``HomeNavigating`` or ``PopupNavigating``). Static: where an
+  /// output leads depends on the output, not on the screen's state, and the
+  /// listener that calls it holds no reference to the feature, so a popped
+  /// screen's feature is freed as soon as it is finished.
+  static func handle(_ output: Machine.Output, in app: AppCoordinator) async
 }
 
 /// How a screen is shown.

@@ -10,21 +10,7 @@ import ActorMVVM
 /// - `Sendable`; one task (the session) moves time.
 public final class VirtualClock: Clock, Sendable {
   /// A point on the virtual timeline: the time since the clock started.
-  public struct Instant: InstantProtocol, Sendable, CustomStringConvertible {
-    /// The time since the clock's start.
-    public var offset: Duration
-
-    /// The instant `offset` after the clock's start.
-    public init(offset: Duration = .zero) { self.offset = offset }
-    /// The instant `duration` later.
-    public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-    /// The time from this instant to `other`.
-    public func duration(to other: Instant) -> Duration { other.offset - offset }
-    /// Whether `lhs` is earlier than `rhs`.
-    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    /// The offset, as `Duration` prints it.
-    public var description: String { "\(offset)" }
-  }
+  public typealias Instant = ManualInstant
 
   private struct Sleeper {
     let id: UInt64

@@ -36,7 +36,7 @@ struct TallyScreen: AppScreen {
 
   var firstInput: TallyMachine.Input? { .appeared }
 
-  func handle(_ output: TallyMachine.Output, in app: AppCoordinator) async {
+  static func handle(_ output: TallyMachine.Output, in app: AppCoordinator) async {
     switch output {
     case .close: await app.back()
     }

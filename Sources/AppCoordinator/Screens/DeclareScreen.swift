@@ -22,7 +22,7 @@ public struct DeclareScreen: AppScreen {
       DeclareMachine(declare: container.interviewAPI), .init(message: message), name: Self.name)
   }
 
-  public func handle(_ output: DeclareMachine.Output, in app: AppCoordinator) async {
+  public static func handle(_ output: DeclareMachine.Output, in app: AppCoordinator) async {
     await app.homeFlow.handle(output)
   }
 }

@@ -12,7 +12,7 @@ public struct DirectionsScreen: AppScreen {
   }
 
   /// Nothing it emits navigates.
-  public func handle(_ output: DirectionsMachine.Output, in app: AppCoordinator) async {}
+  public static func handle(_ output: DirectionsMachine.Output, in app: AppCoordinator) async {}
 }
 
 extension Route {

@@ -17,7 +17,7 @@ public struct FindNumberScreen: AppScreen {
   public var firstInput: FindNumberMachine.Input? { .gameStart }
 
   /// Nothing it emits navigates.
-  public func handle(_ output: FindNumberMachine.Output, in app: AppCoordinator) async {}
+  public static func handle(_ output: FindNumberMachine.Output, in app: AppCoordinator) async {}
 }
 
 extension Route {

@@ -16,7 +16,7 @@ public struct HomeScreen: AppScreen {
 
   public var firstInput: HomeMachine.Input? { .appeared }
 
-  public func handle(_ output: HomeMachine.Output, in app: AppCoordinator) async {
+  public static func handle(_ output: HomeMachine.Output, in app: AppCoordinator) async {
     await app.homeFlow.handle(output)
   }
 }

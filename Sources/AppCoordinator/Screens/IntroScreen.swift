@@ -16,7 +16,7 @@ public struct IntroScreen: AppScreen {
 
   public var firstInput: IntroMachine.Input? { .appeared }
 
-  public func handle(_ output: IntroMachine.Output, in app: AppCoordinator) async {
+  public static func handle(_ output: IntroMachine.Output, in app: AppCoordinator) async {
     await app.popupFlow.handle(output)
   }
 }

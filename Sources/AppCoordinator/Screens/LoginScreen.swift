@@ -11,7 +11,7 @@ public struct LoginScreen: AppScreen {
     feature = container.feature(LoginMachine(auth: container.auth), .init(), name: Self.name)
   }
 
-  public func handle(_ output: LoginMachine.Output, in app: AppCoordinator) async {
+  public static func handle(_ output: LoginMachine.Output, in app: AppCoordinator) async {
     await app.popupFlow.handle(output)
   }
 }

@@ -16,7 +16,7 @@ public struct MessagesScreen: AppScreen {
 
   public var firstInput: MessagesMachine.Input? { .appeared }
 
-  public func handle(_ output: MessagesMachine.Output, in app: AppCoordinator) async {
+  public static func handle(_ output: MessagesMachine.Output, in app: AppCoordinator) async {
     await app.homeFlow.handle(output)
   }
 }

@@ -15,7 +15,7 @@ public struct MyPageScreen: AppScreen {
 
   public var firstInput: MyPageMachine.Input? { .appeared }
 
-  public func handle(_ output: MyPageMachine.Output, in app: AppCoordinator) async {
+  public static func handle(_ output: MyPageMachine.Output, in app: AppCoordinator) async {
     await app.homeFlow.handle(output)
   }
 }

@@ -16,7 +16,7 @@ public struct ReportScreen: AppScreen {
 
   public var firstInput: ReportMachine.Input? { .loadTriggered }
 
-  public func handle(_ output: ReportMachine.Output, in app: AppCoordinator) async {
+  public static func handle(_ output: ReportMachine.Output, in app: AppCoordinator) async {
     await app.homeFlow.handle(output)
   }
 }

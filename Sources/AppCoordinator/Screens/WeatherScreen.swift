@@ -15,7 +15,7 @@ public struct WeatherScreen: AppScreen {
   public var firstInput: WeatherMachine.Input? { .cityEntered(WeatherMachine.defaultCity) }
 
   /// Nothing it emits navigates.
-  public func handle(_ output: WeatherMachine.Output, in app: AppCoordinator) async {}
+  public static func handle(_ output: WeatherMachine.Output, in app: AppCoordinator) async {}
 }
 
 extension Route {
