@@ -156,3 +156,37 @@ struct LifecycleTests {
     await tester.finish()
   }
 }
+
+/// A machine with nothing to do.
+struct Inert: StateMachine {
+  func reduce(into state: inout Int, _ input: Int) -> Effect<Int, Never> {
+    state += input
+    return .none
+  }
+}
+
+@Suite("LifetimeCounters: waiting for features")
+struct FeatureReleaseWaitTests {
+  @Test("waitForFeatures(atMost:) returns once that few are alive, at once if already so", .timeLimit(.minutes(1)))
+  func waitsForReleases() async {
+    let counters = LifetimeCounters()
+    var first: Feature<Inert>? = Feature(Inert(), initialState: 0, counters: counters)
+    var second: Feature<Inert>? = Feature(Inert(), initialState: 0, counters: counters)
+    first?.send(1)  // schedules a drain task that holds the feature while it runs
+    await counters.waitForFeatures(atMost: 2)  // already true
+    let waiter = Task {
+      await counters.waitForFeatures(atMost: 0)
+      return counters.features
+    }
+    let one = Task {
+      await counters.waitForFeatures(atMost: 1)
+      return counters.features
+    }
+    await first?.finish()
+    first = nil
+    #expect(await one.value <= 1)
+    second = nil
+    #expect(await waiter.value == 0)
+    #expect(first == nil && second == nil)
+  }
+}

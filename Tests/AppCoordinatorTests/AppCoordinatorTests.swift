@@ -301,7 +301,7 @@ struct AppCoordinatorFlowTests {
 
 @Suite("AppCoordinator: lifecycle")
 struct AppCoordinatorLifecycleTests {
-  @Test("1,000 rapid push/pop cycles with effects in flight leave nothing alive")
+  @Test("1,000 rapid push/pop cycles with effects in flight leave nothing alive", .timeLimit(.minutes(1)))
   func pushPopChurn() async {
     let counters = LifetimeCounters()
     let clock = TestClock()
@@ -315,9 +315,10 @@ struct AppCoordinatorLifecycleTests {
     await coordinator.finish()
     #expect(counters.effects == 0)
     #expect(counters.bindings == 0)
-    #expect(counters.features == 0)
     #expect(counters.subscriptions == 0)
     #expect(clock.sleeperCount == 0)
+    // A popped feature's scheduled drain may hold it a moment past its finish.
+    await counters.waitForFeatures(atMost: 0)
   }
 }
 

@@ -114,7 +114,7 @@ public final actor Feature<Machine: StateMachine> {
   // `isolated deinit` on this generic actor crashes the 6.3 optimizer with
   // "circular reference" in release builds.)
   deinit {
-    counters.featureCount.decrement()
+    counters.featureReleased()
     for task in runner.tasksCancelledByRelease { task.cancel() }
     var leftover: [Mailbox<Machine>.Message] = []
     for task in mailbox.close(into: &leftover).values { task.cancel() }

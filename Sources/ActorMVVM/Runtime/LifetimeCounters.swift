@@ -9,8 +9,11 @@ import Synchronization
 /// tests running beside it.
 ///
 /// Concurrency: all members are atomic and may be read from any thread. A
-/// reading is a snapshot; it is exact once the objects it counts have settled
-/// (for example after `await feature.finish()`).
+/// reading is a snapshot. Effects, bindings and subscriptions are exact once
+/// `await feature.finish()` returns. ``features`` counts deinitialisation,
+/// which can come a moment after the last `finish()`: a drain task the
+/// feature scheduled before it finished may still hold it while it runs. A
+/// test that needs it at zero awaits ``waitForFeatures(atMost:)``.
 public final class LifetimeCounters: Sendable {
   /// The counters used when none is injected.
   public static let shared = LifetimeCounters()
@@ -20,8 +23,46 @@ public final class LifetimeCounters: Sendable {
   @usableFromInline let bindingCount = Atomic<Int>(0)
   @usableFromInline let subscriptionCount = Atomic<Int>(0)
 
+  /// Tasks in ``waitForFeatures(atMost:)``, and the count each waits for.
+  private let featureWaiters = Mutex<[(atMost: Int, continuation: CheckedContinuation<Void, Never>)]>([])
+  /// Whether ``featureWaiters`` may be non-empty: the deinit looks at the
+  /// waiters only when it is set, so it costs one load otherwise.
+  private let featureWaiterFlag = Atomic<Bool>(false)
+
   /// A fresh set of counters, all zero: give one to the features of one test.
   public init() {}
+
+  /// Returns once at most `count` features counted here are alive: the
+  /// gate for "every feature was released", with no polling. Waits as long
+  /// as it takes; a feature that is never released keeps it waiting (give
+  /// the test a time limit).
+  public func waitForFeatures(atMost count: Int) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let done = featureWaiters.withLock { waiters -> Bool in
+        // Raise the flag before reading the count: a release that misses
+        // the flag has already lowered the count this reads.
+        featureWaiterFlag.store(true, ordering: .sequentiallyConsistent)
+        guard featureCount.load(ordering: .sequentiallyConsistent) > count else { return true }
+        waiters.append((count, continuation))
+        return false
+      }
+      if done { continuation.resume() }
+    }
+  }
+
+  /// A feature was deinitialised: counts it and wakes the waiters it satisfies.
+  @usableFromInline
+  func featureReleased() {
+    featureCount.subtract(1, ordering: .sequentiallyConsistent)
+    guard featureWaiterFlag.load(ordering: .sequentiallyConsistent) else { return }
+    let ready = featureWaiters.withLock { waiters -> [CheckedContinuation<Void, Never>] in
+      let alive = featureCount.load(ordering: .sequentiallyConsistent)
+      let ready = waiters.filter { $0.atMost >= alive }.map(\.continuation)
+      waiters.removeAll { $0.atMost >= alive }
+      return ready
+    }
+    for continuation in ready { continuation.resume() }
+  }
 
   /// Features initialised and not yet deinitialised.
   public var features: Int { featureCount.load(ordering: .acquiring) }
