@@ -79,7 +79,10 @@ let package = Package(
         "Storage", "WeatherFeature",
       ]),
     .testTarget(
-      name: "ReplTests", dependencies: ["ReplCore", "AppCoordinator", "ActorMVVM", "EmbeddedBackend", "Storage"],
+      name: "ReplTests",
+      dependencies: [
+        "ReplCore", "AppCoordinator", "ActorMVVM", "ActorMVVMTesting", "EmbeddedBackend", "Networking", "Storage",
+      ],
       exclude: ["Golden"]),
     .testTarget(
       name: "StressTests",

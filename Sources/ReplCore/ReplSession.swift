@@ -164,10 +164,19 @@ public actor ReplSession {
 
   /// On real time (no clock): renders whatever changed every `interval`
   /// until the task is cancelled, calling `then` after each render that
-  /// printed something (to redraw a prompt).
+  /// printed something (to redraw a prompt). Commands handled meanwhile
+  /// never wait for the app: their own instant renders at once, and what
+  /// lands later is rendered here, prefixed with the time since the command.
   public func watch(every interval: Duration, then: @escaping @Sendable () -> Void) async {
+    await watch(every: interval, on: ContinuousClock(), then: then)
+  }
+
+  /// ``watch(every:then:)`` with its ticks timed by `clock` (a test's clock).
+  public func watch<C: Clock<Duration>>(every interval: Duration, on clock: C, then: @escaping @Sendable () -> Void)
+    async
+  {
     while !Task.isCancelled {
-      do { try await Task.sleep(for: interval) } catch { return }
+      do { try await clock.sleep(for: interval) } catch { return }
       let before = renderedSinceCommand
       await renderNow()
       if renderedSinceCommand != before { then() }
