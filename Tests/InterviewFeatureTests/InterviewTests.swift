@@ -209,16 +209,7 @@ struct InterviewScreenTests {
   func declareFlow() async throws {
     let stack = Stack()
     try await stack.login()
-    let room = FeatureTester(MessagesMachine(messages: stack.api), initialState: .init())
-    await room.send(.appeared) { $0.isLoading = true }
-    let rooms = try await stack.api.rooms()
-    let messages = try await stack.api.messages(roomId: 1)
-    await room.receive(.roomsLoaded(rooms)) { $0.rooms = rooms }
-    await room.receive(.messagesLoaded(rooms[0], messages)) {
-      $0.isLoading = false
-      $0.room = rooms[0]
-      $0.messages = messages
-    }
+    let (room, _, messages) = try await stack.openFirstRoom(memberID: nil)
     await room.send(.declareTapped(messageId: 13))
     await room.expectOutput(.openDeclare(messages[2]))
 
@@ -241,16 +232,7 @@ struct InterviewScreenTests {
   func declareRules() async throws {
     let stack = Stack()
     try await stack.login()
-    let room = FeatureTester(MessagesMachine(messages: stack.api), initialState: .init(memberID: "alice"))
-    await room.send(.appeared) { $0.isLoading = true }
-    let rooms = try await stack.api.rooms()
-    let messages = try await stack.api.messages(roomId: 1)
-    await room.receive(.roomsLoaded(rooms)) { $0.rooms = rooms }
-    await room.receive(.messagesLoaded(rooms[0], messages)) {
-      $0.isLoading = false
-      $0.room = rooms[0]
-      $0.messages = messages
-    }
+    let (room, rooms, messages) = try await stack.openFirstRoom(memberID: "alice")
     #expect(messages[1].sender == "alice")
     await room.send(.declareTapped(messageId: 12)) { $0.error = TriggeredError(.declare, .ownMessage) }
     await room.send(.declareTapped(messageId: 99)) { $0.error = TriggeredError(.declare, .notFound) }
@@ -263,6 +245,26 @@ struct InterviewScreenTests {
       $0.error = TriggeredError(.messages, .notFound)
     }
     await room.finish()
+  }
+}
+
+extension Stack {
+  /// A messages screen that has appeared and loaded its first room, checked
+  /// step by step; the rooms and that room's messages as the API has them.
+  func openFirstRoom(memberID: String?) async throws -> (
+    FeatureTester<MessagesMachine>, rooms: [MessageRoom], messages: [Message]
+  ) {
+    let room = FeatureTester(MessagesMachine(messages: api), initialState: .init(memberID: memberID))
+    await room.send(.appeared) { $0.isLoading = true }
+    let rooms = try await api.rooms()
+    let messages = try await api.messages(roomId: 1)
+    await room.receive(.roomsLoaded(rooms)) { $0.rooms = rooms }
+    await room.receive(.messagesLoaded(rooms[0], messages)) {
+      $0.isLoading = false
+      $0.room = rooms[0]
+      $0.messages = messages
+    }
+    return (room, rooms, messages)
   }
 }
 
