@@ -46,6 +46,10 @@ public actor ReplSession {
   private var commandStartedReal = ContinuousClock.now
   /// Lines rendered since the last command was entered.
   private var renderedSinceCommand = 0
+  /// On real time, set while a command (or the start) is being handled: its
+  /// lines are its own instant and carry no `+Nms`, however long rendering
+  /// them took; lines the watcher renders later carry the time since.
+  private var handlingOnRealTime = false
 
   /// A session over `coordinator`. Pass the ``VirtualClock`` the app's
   /// effects sleep on to run on virtual time (scripts, tests); nil runs on
@@ -68,6 +72,8 @@ public actor ReplSession {
     let changes = self.changes
     await coordinator.observe { changes.append($0) }
     beginCommand()
+    handlingOnRealTime = clock == nil
+    defer { handlingOnRealTime = false }
     await coordinator.start()
     await runUntilSettled()
   }
@@ -79,6 +85,9 @@ public actor ReplSession {
   public func handle(_ line: String) async -> Bool {
     var trimmed = line.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return true }
+    beginCommand()
+    handlingOnRealTime = clock == nil
+    defer { handlingOnRealTime = false }
     var overlapping = false
     if trimmed.hasSuffix(" &") || trimmed == "&" {
       overlapping = true
@@ -91,7 +100,6 @@ public actor ReplSession {
     }
     let command = first.lowercased()
     let rest = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
-    beginCommand()
     do {
       if let global = GlobalCommands.all.first(where: { $0.names.contains(command) }) {
         if global.takesNoArguments, !rest.isEmpty { throw ReplError.usage(global.usage) }
@@ -192,7 +200,8 @@ public actor ReplSession {
 
   /// The time since the command, as its lines' prefix ("" at its own instant).
   private var elapsed: Duration {
-    if let clock { commandStartedVirtual.duration(to: clock.now) } else { .now - commandStartedReal }
+    if let clock { return commandStartedVirtual.duration(to: clock.now) }
+    return handlingOnRealTime ? .zero : .now - commandStartedReal
   }
 
   private var elapsedMilliseconds: Int {
@@ -217,6 +226,7 @@ public actor ReplSession {
   private func wait(milliseconds: Int) async {
     guard let clock else {
       try? await Task.sleep(for: .milliseconds(milliseconds))
+      handlingOnRealTime = false  // what it renders now is a later instant
       return await renderNow()
     }
     let target = clock.now.advanced(by: .milliseconds(milliseconds))
