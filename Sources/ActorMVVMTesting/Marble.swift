@@ -1,8 +1,9 @@
 import ActorMVVM
 
-/// Marble-diagram tests for `AsyncSequence` operators on virtual time: a
-/// diagram string per input in, the operator's diagram string out, so a
-/// test reads like the behaviour it pins.
+/// Marble-diagram tests on virtual time: a diagram string per input in,
+/// the diagram of what came out, so a test reads like the behaviour it
+/// pins. Works over any `AsyncSequence` — an operator, a `Feature`'s
+/// outputs, a sequence fed by tasks the test starts itself.
 ///
 /// ```swift
 /// let output = await Marble.run(["a": "-1-2----3---|"]) { inputs, clock in
@@ -11,108 +12,117 @@ import ActorMVVM
 /// #expect(output == "-----2------(3|)")
 /// ```
 ///
-/// **Diagrams.** Each character is one tick (``run(_:tick:extraTicks:_:)``'s
-/// `tick`, 100 ms by default, on a ``TestClock``): `-` nothing, a letter or
-/// digit an element (the one-character string), `|` the end, `^` a
-/// ``MarbleError``, `(…)` several events in one tick, in order. Spaces are
-/// ignored. The output diagram uses the same symbols; an element whose
-/// description is longer than one character is written `[…]`, and
-/// trailing `-` are dropped.
+/// **Diagrams.** Each character is one tick (`tick`, 100 ms by default,
+/// on a ``TestClock``):
+/// - `-` nothing; a letter or digit: an element (the one-character string);
+/// - `[u1]`: one element with a longer name, at one tick;
+/// - a name listed in `names` (`u1`, `p2`): one element at the tick of its
+///   first character, taking as many ticks as it has characters — RxTest's
+///   own timeline notation (`"e---u1----u2---"`), so RxSwift's vectors are
+///   pasted as they are;
+/// - `|` the end, `^` (or `#`) a ``MarbleError``, `(…)` several events at
+///   one tick, in order. Spaces are ignored.
+///
+/// The output diagram uses the same symbols: a one-character element as
+/// itself, a longer one as `[…]`. It ends at its last event: trailing `-`
+/// are dropped, so an output with no `|` or `^` did not end during the run
+/// (RxTest's "never completes").
 ///
 /// **Inputs are hot**, as RxTest's hot observables: an event reaches the
 /// task iterating the input at that tick, and is lost if nothing iterates
 /// it then (an inner sequence of `flatMapLatest` not yet, or no longer,
 /// subscribed).
 ///
-/// **Determinism.** At each tick the harness advances the clock, delivers
-/// that tick's events one at a time, and after each step waits until every
-/// task of the operator under test is parked again (on an input, on the
-/// clock, or waiting for its consumer): exact quiescence, counted by a
-/// probe the operators report to, never a sleep or a yield. So the output
-/// is the same on every run, whatever the machine's load. (The probe sees
-/// ActorMVVM's operators, marble inputs and `TestClock`; an operator built
-/// on other tasks keeps the harness waiting up to 5 s a step, and the
-/// output then says `!` at that tick.)
+/// **Time, exactly.** Tick by tick, the harness fires the timers due
+/// before the tick, moves `now` to the tick, delivers that tick's input
+/// events one at a time, then fires the timers due at the tick — after
+/// each step waiting until nothing in the process can run (the exact
+/// count of ``TestClock``, never a sleep, a yield or a real-time limit).
+/// So an input at instant T is handled before timers due at T (RxTest's
+/// rule), and the output is the same on every run, however loaded the
+/// machine. Something that never parks (a task spinning on
+/// `Task.yield()`) keeps the harness waiting; put a `.timeLimit` on the
+/// test, which cancels the run.
 public enum Marble {
   /// Runs `build` over the inputs' diagrams and returns the output diagram.
   /// - Parameters:
   ///   - inputs: each input's name and diagram.
+  ///   - names: the multi-character element names the diagrams use
+  ///     without brackets (RxTest's notation; see ``Marble``).
   ///   - tick: the virtual time one character stands for.
   ///   - extraTicks: ticks to keep running after the longest input diagram,
   ///     for timers to fire.
   ///   - build: makes the sequence under test from the inputs and the clock.
   public static func run<Output: AsyncSequence>(
     _ inputs: KeyValuePairs<String, String>,
+    names: Set<String> = [],
     tick: Duration = .milliseconds(100),
     extraTicks: Int = 10,
     _ build: @escaping @Sendable (MarbleInputs, TestClock) -> Output
-  ) async -> String where Output.Element: CustomStringConvertible {
+  ) async -> String where Output: SendableMetatype, Output.Element: CustomStringConvertible {
     let clock = TestClock()
-    let probe = Quiescence()
-    var timelines: [(source: MarbleSource, ticks: [[MarbleEvent]])] = []
+    var timelines: [(source: MarbleSource, ticks: [[MarbleEvent<String>]])] = []
     var sources: [String: MarbleSource] = [:]
     for (name, diagram) in inputs {
       let source = MarbleSource(name: name)
       sources[name] = source
-      timelines.append((source, MarbleEvent.parse(diagram)))
+      timelines.append((source, MarbleEvent.parse(diagram, names: names).map { $0.map { $0.map { $0 } } }))
     }
     let recorder = MarbleRecorder()
     let marbleInputs = MarbleInputs(sources: sources)
 
-    probe.busy()
-    let collector = Task {
-      await Quiescence.$current.withValue(probe) {
-        let sequence = build(marbleInputs, clock)
-        var iterator = sequence.makeAsyncIterator()
-        do {
-          while let element = try await iterator.next() { recorder.record(element.description) }
-          recorder.record("|")
-        } catch {
-          recorder.record("^")
-        }
-      }
-      probe.idle()
-    }
-
+    let collector = Task { await record(build, marbleInputs, clock, into: recorder) }
     let lastTick = (timelines.map(\.ticks.count).max() ?? 0) + extraTicks
-    await settle(probe, recorder)
-    for index in 0..<lastTick {
-      recorder.tick = index
-      if index > 0 {
-        await clock.advance(by: tick)
-        await settle(probe, recorder)
-      }
+    await drive(clock: clock, tick: tick, ticks: lastTick, recorders: [recorder]) { index in
       for (source, ticks) in timelines where index < ticks.count {
         for event in ticks[index] {
           source.deliver(event)
-          await settle(probe, recorder)
+          guard await clock.settle() else { return false }
         }
       }
-      if recorder.ended { break }
+      return true
     }
+    recorder.close()  // what the cancellation below ends is not the output's own end
     collector.cancel()
     await collector.value
-    return recorder.diagram
+    return recorder.diagram()
   }
 
-  /// Waits for quiescence, at most 5 s of real time (a guard against an
-  /// operator the probe cannot see; it marks the tick with `!`).
-  static func settle(_ probe: Quiescence, _ recorder: MarbleRecorder) async {
-    let timedOut = await withTaskGroup(of: Bool.self) { group in
-      group.addTask {
-        await probe.quiet()
-        return false
-      }
-      group.addTask {
-        try? await ContinuousClock().sleep(for: .seconds(5))
-        return !Task.isCancelled
-      }
-      let first = await group.next() ?? false
-      group.cancelAll()
-      if first { probe.releaseWaiters() }
-      return first
+  /// Iterates what `build` makes, recording each event at its tick.
+  static func record<Output: AsyncSequence>(
+    _ build: @Sendable (MarbleInputs, TestClock) -> Output, _ inputs: MarbleInputs, _ clock: TestClock,
+    into recorder: MarbleRecorder
+  ) async where Output.Element: CustomStringConvertible {
+    var iterator = build(inputs, clock).makeAsyncIterator()
+    do {
+      while let element = try await iterator.next() { recorder.record(element.description) }
+      recorder.record("|")
+    } catch {
+      recorder.record("^")
     }
-    if timedOut { recorder.record("!") }
+  }
+
+  /// The tick loop every marble harness shares: at each tick, the timers
+  /// due before it, then `deliver` (the tick's inputs), then the timers due
+  /// at it, settling after each step and calling `afterEachStep` once
+  /// settled. Every recorder's tick follows the loop's. Stops early once
+  /// the first recorder has seen the end, or when the calling task is
+  /// cancelled.
+  static func drive(
+    clock: TestClock, tick: Duration, ticks: Int, recorders: [MarbleRecorder],
+    afterEachStep: (@Sendable () async -> Void)? = nil,
+    deliver: (Int) async -> Bool
+  ) async {
+    guard await clock.settle() else { return }
+    await afterEachStep?()
+    for index in 0..<ticks {
+      for recorder in recorders { recorder.tick = index }
+      let instant = ManualInstant(offset: tick * index)
+      guard await clock.fire(through: instant, including: false, afterEachStep: afterEachStep) else { return }
+      guard await deliver(index) else { return }
+      guard await clock.fire(through: instant, including: true, afterEachStep: afterEachStep) else { return }
+      if recorders.first?.ended == true { return }
+    }
   }
 }
 
@@ -133,53 +143,82 @@ public struct MarbleInputs: Sendable {
   }
 }
 
-enum MarbleEvent: Sendable {
-  case element(String)
+enum MarbleEvent<Value: Sendable>: Sendable {
+  case element(Value)
   case finish
   case fail
 
-  /// One entry per tick: the events at that tick.
-  static func parse(_ diagram: String) -> [[MarbleEvent]] {
+  func map<T: Sendable>(_ transform: (Value) -> T) -> MarbleEvent<T> {
+    switch self {
+    case .element(let value): .element(transform(value))
+    case .finish: .finish
+    case .fail: .fail
+    }
+  }
+}
+
+extension MarbleEvent where Value == String {
+  /// One entry per tick: the events at that tick (see ``Marble`` for the
+  /// notation). A name in `names` takes as many ticks as it has characters.
+  static func parse(_ diagram: String, names: Set<String> = []) -> [[MarbleEvent]] {
+    let characters = Array(diagram.filter { $0 != " " })
+    let longestFirst = names.filter { $0.count > 1 }.sorted { $0.count > $1.count }.map(Array.init)
     var ticks: [[MarbleEvent]] = []
     var group: [MarbleEvent]?
-    for character in diagram where character != " " {
-      let event: MarbleEvent?
-      switch character {
-      case "-": event = nil
-      case "|": event = .finish
-      case "^": event = .fail
-      case "(":
-        precondition(group == nil, "nested ( in marble diagram \(diagram)")
-        group = []
-        continue
-      case ")":
-        ticks.append(group ?? [])
-        group = nil
-        continue
-      default: event = .element(String(character))
-      }
+    var index = 0
+    func add(_ event: MarbleEvent?, span: Int = 1) {
       if group != nil {
         if let event { group!.append(event) }
       } else {
         ticks.append(event.map { [$0] } ?? [])
+        for _ in 1..<max(span, 1) { ticks.append([]) }
       }
+    }
+    while index < characters.count {
+      let character = characters[index]
+      switch character {
+      case "-": add(nil)
+      case "|": add(.finish)
+      case "^", "#": add(.fail)
+      case "(":
+        precondition(group == nil, "nested ( in marble diagram \(diagram)")
+        group = []
+      case ")":
+        ticks.append(group ?? [])
+        group = nil
+      case "[":
+        guard let close = characters[index...].firstIndex(of: "]") else {
+          preconditionFailure("unclosed [ in marble diagram \(diagram)")
+        }
+        add(.element(String(characters[(index + 1)..<close])))
+        index = close
+      default:
+        if let name = longestFirst.first(where: { characters[index...].starts(with: $0) }) {
+          add(.element(String(name)), span: group == nil ? name.count : 1)
+          index += name.count
+          continue
+        }
+        add(.element(String(character)))
+      }
+      index += 1
     }
     return ticks
   }
 }
 
-/// A hot marble input: an `AsyncSequence` of one-character strings that
-/// throws ``MarbleError``. One iteration at a time.
-public final class MarbleSource: AsyncSequence, Sendable {
-  /// The type of the elements.
-  public typealias Element = String
+/// A hot marble input: the elements of one diagram, each delivered at its
+/// tick to the task iterating it (lost if none is), throwing ``MarbleError``
+/// at `^`. One iteration at a time; iterating again starts at the current
+/// tick. ``MarbleSource`` is the string form that ``Marble`` hands out;
+/// ``FeatureTimeline`` hands out inputs of the feature's own values.
+public final class MarbleInput<Element: Sendable>: AsyncSequence, Sendable {
   /// The type of error iteration can throw.
   public typealias Failure = MarbleError
 
   private struct State {
     var subscribed = false
-    var queue: [MarbleEvent] = []
-    var waiter: (continuation: UnsafeContinuation<MarbleEvent?, Never>, probe: Quiescence?)?
+    var queue: [MarbleEvent<Element>] = []
+    var waiter: UnsafeContinuation<MarbleEvent<Element>?, Never>?
   }
 
   let name: String
@@ -197,8 +236,8 @@ public final class MarbleSource: AsyncSequence, Sendable {
   }
 
   /// Hands `event` to the iterating task; lost if nothing iterates.
-  func deliver(_ event: MarbleEvent) {
-    let waiter = state.withLock { state -> (UnsafeContinuation<MarbleEvent?, Never>, Quiescence?)? in
+  func deliver(_ event: MarbleEvent<Element>) {
+    let waiter = state.withLock { state -> UnsafeContinuation<MarbleEvent<Element>?, Never>? in
       guard state.subscribed else { return nil }
       guard let waiter = state.waiter else {
         state.queue.append(event)
@@ -207,23 +246,19 @@ public final class MarbleSource: AsyncSequence, Sendable {
       state.waiter = nil
       return waiter
     }
-    if let (continuation, probe) = waiter {
-      probe?.busy()
-      continuation.resume(returning: event)
-    }
+    waiter?.resume(returning: event)
   }
 
-  fileprivate func next() async -> MarbleEvent? {
-    let probe = Quiescence.current
-    return await withTaskCancellationHandler {
-      await withUnsafeContinuation { (continuation: UnsafeContinuation<MarbleEvent?, Never>) in
-        let immediate = state.withLock { state -> MarbleEvent?? in
+  fileprivate func next() async -> MarbleEvent<Element>? {
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<MarbleEvent<Element>?, Never>) in
+        let immediate = state.withLock { state -> MarbleEvent<Element>?? in
           if !state.queue.isEmpty { return .some(state.queue.removeFirst()) }
           if !state.subscribed { return .some(nil) }
-          state.waiter = (continuation, probe)
+          state.waiter = continuation
           return nil
         }
-        if let immediate { continuation.resume(returning: immediate) } else { probe?.idle() }
+        if let immediate { continuation.resume(returning: immediate) }
       }
     } onCancel: {
       let waiter = state.withLock { state in
@@ -231,10 +266,7 @@ public final class MarbleSource: AsyncSequence, Sendable {
         defer { state.waiter = nil }
         return state.waiter
       }
-      if let (continuation, probe) = waiter {
-        probe?.busy()
-        continuation.resume(returning: nil)
-      }
+      waiter?.resume(returning: nil)
     }
   }
 
@@ -247,15 +279,11 @@ public final class MarbleSource: AsyncSequence, Sendable {
 
   /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
-    /// The type of the elements.
-    public typealias Element = String
-    /// The type of error iteration can throw.
-    public typealias Failure = MarbleError
-    let source: MarbleSource
+    let source: MarbleInput
     var done = false
 
     /// The next element, or nil once the sequence has ended (see the sequence's contract).
-    public mutating func next() async throws(MarbleError) -> String? {
+    public mutating func next() async throws(MarbleError) -> Element? {
       guard !done else { return nil }
       switch await source.next() {
       case .element(let value)?: return value
@@ -272,12 +300,17 @@ public final class MarbleSource: AsyncSequence, Sendable {
   }
 }
 
-/// What the collector saw, tick by tick.
+/// A hot marble input of one-character (or `[bracketed]`) strings: what
+/// ``Marble/run(_:names:tick:extraTicks:_:)`` hands its `build` closure.
+public typealias MarbleSource = MarbleInput<String>
+
+/// What a marble harness saw, tick by tick.
 final class MarbleRecorder: Sendable {
   private struct State {
     var tick = 0
     var events: [(tick: Int, text: String)] = []
     var ended = false
+    var closed = false
   }
 
   private let state = Locked(State())
@@ -289,27 +322,37 @@ final class MarbleRecorder: Sendable {
 
   var ended: Bool { state.withLock { $0.ended } }
 
+  /// Ends the recording: later events are not recorded (the run is over).
+  func close() {
+    state.withLock { $0.closed = true }
+  }
+
+  /// Records `text` at the current tick: `|` and `^` end the diagram.
   func record(_ text: String) {
     state.withLock { state in
-      let symbol = text.count == 1 || text == "|" ? text : "[\(text)]"
-      state.events.append((state.tick, symbol))
+      guard !state.closed else { return }
+      state.events.append((state.tick, text))
       if text == "|" || text == "^" { state.ended = true }
     }
   }
 
-  var diagram: String {
-    state.withLock { state in
-      guard let last = state.events.last?.tick else { return "" }
-      var diagram = ""
-      for tick in 0...last {
-        let symbols = state.events.filter { $0.tick == tick }.map(\.text)
-        switch symbols.count {
-        case 0: diagram += "-"
-        case 1: diagram += symbols[0]
-        default: diagram += "(" + symbols.joined() + ")"
-        }
-      }
-      return diagram
+  /// The recorded events as a diagram (see ``Marble``).
+  func diagram() -> String {
+    state.withLock { state in Self.diagram(state.events) }
+  }
+
+  static func diagram(_ events: [(tick: Int, text: String)]) -> String {
+    guard let last = events.last?.tick else { return "" }
+    var byTick = [[String]](repeating: [], count: last + 1)
+    for (tick, text) in events {
+      byTick[tick].append(text.count == 1 || text == "|" || text == "^" ? text : "[\(text)]")
     }
+    return byTick.map { symbols in
+      switch symbols.count {
+      case 0: "-"
+      case 1: symbols[0]
+      default: "(" + symbols.joined() + ")"
+      }
+    }.joined()
   }
 }

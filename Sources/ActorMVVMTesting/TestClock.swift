@@ -1,25 +1,36 @@
 import ActorMVVM
+import Testing
 
 /// A clock whose time moves only when a test says so.
 ///
 /// Code under test sleeps on it like on any `Clock<Duration>`; the test
 /// calls ``advance(by:)`` to move time forward. Deterministic by
-/// construction: no real time passes and nothing is hoped to "settle".
+/// construction: no real time passes, and "everything has settled" is
+/// known, not hoped for.
 ///
-/// - ``advance(by:)`` steps through the deadlines it passes, earliest
-///   first: it sets `now` to a deadline, resumes the sleepers due then, and
-///   waits until each has *observed* its wake-up (is returning from
-///   `sleep`, with `now` at its deadline) before moving on. So sleepers
-///   return in deadline order, each at its own instant; what a sleeper does
-///   after `sleep` returns runs concurrently with the rest of the advance
-///   (and may read a later `now`). `now` ends at the target.
-/// - ``advance(by:expectingSleepers:)`` first waits until that many sleepers
-///   are due by the target: the `advance` that cannot race the sleep it is
-///   meant to end.
-/// - Gates (``waitForSleepers(_:)``, ``waitForSleeper(until:)``,
-///   ``wait(until:)``) are re-checked whenever a sleeper arrives or leaves
-///   and whenever time moves; their predicates run outside the clock's lock,
-///   so a predicate may read ``now`` or anything else.
+/// - **Idle, exactly.** Creating a clock installs the process's job count
+///   (see Guarantees, "Virtual time is exact"): from then on the clock knows
+///   when no job can run — the runtime's tasks, and every `Task {}` the test
+///   or the code under test starts. ``advance(by:)`` first lets everything
+///   runnable run until it parks, then steps through the deadlines it
+///   passes, earliest first: it sets `now` to a deadline, resumes the
+///   sleepers due then, and again waits until everything has parked before
+///   the next step. So `input.yield(2)` then `await clock.advance(by: …)`
+///   handles the element at the instant it was yielded, however busy the
+///   machine is, and each timer's consequences land at its own instant.
+/// - **Same instant.** `advance` ends an instant: timers due at the target
+///   have fired when it returns, so an input yielded after
+///   `advance(to: t)` is handled after the timers due at `t` (RxTest's
+///   `advanceTo(t)` then `onNext`). An input *scheduled* at `t` — a
+///   ``Marble`` or ``FeatureTimeline`` input — is handled before the timers
+///   due at `t` (RxTest's hot observables).
+/// - **Gates** (``waitForSleepers(_:)``, ``waitForSleeper(until:)``,
+///   ``wait(until:)``, ``advance(by:expectingSleepers:)``) return once
+///   their condition holds. One that cannot hold — everything is idle and
+///   the sleepers are not what it expects — records a test failure naming
+///   what it expected and what is asleep, and returns `false` instead of
+///   hanging. Every wait returns (`false`) when its task is cancelled, so a
+///   `.timeLimit` ends a stuck test.
 /// - A cancelled sleeper is removed and throws `CancellationError` at once.
 ///
 /// `Sendable`; every member may be called from any task. Only one task
@@ -32,7 +43,6 @@ public final class TestClock: Clock, Sendable {
     let id: UInt64
     let deadline: Instant
     let continuation: UnsafeContinuation<Void, any Error>
-    let probe: Quiescence?
   }
 
   private struct State {
@@ -40,28 +50,32 @@ public final class TestClock: Clock, Sendable {
     var nextID: UInt64 = 0
     var sleepers: [Sleeper] = []
     var cancelledBeforeSleeping: Set<UInt64> = []
-    /// Bumped whenever the sleepers or `now` change; gates wait for a bump.
-    var version: UInt64 = 0
-    var gates: [CheckedContinuation<Void, Never>] = []
-    /// Sleepers resumed by the current `advance` step that have not yet
-    /// returned from `sleep`, and the step waiting for them.
-    var unobserved: Set<UInt64> = []
-    var stepWaiter: CheckedContinuation<Void, Never>?
     /// Each wake-up as its sleeper observed it: its deadline and `now` then.
     var wakes: [(deadline: Instant, observedAt: Instant)] = []
+    /// Advances under way: while one is, time is about to move, so a gate
+    /// that is not open yet waits for a change instead of failing.
+    var advancing = 0
+    /// Bumped whenever the sleepers, `now` or `advancing` change.
+    var version: UInt64 = 0
+    var nextGate: UInt64 = 0
+    var gates: [UInt64: UnsafeContinuation<Void, Never>] = [:]
 
     /// Records a change; hands back the gates to re-check.
-    mutating func changed() -> [CheckedContinuation<Void, Never>] {
+    mutating func changed() -> [UnsafeContinuation<Void, Never>] {
       version &+= 1
-      defer { gates = [] }
-      return gates
+      defer { gates = [:] }
+      return Array(gates.values)
     }
   }
 
   private let state = Locked(State())
 
-  /// A clock at its start (offset zero) with no sleepers.
-  public init() {}
+  /// A clock at its start (offset zero) with no sleepers. Installs the
+  /// process's job count if no clock has yet: create the clock before the
+  /// work it is to watch.
+  public init() {
+    Quiescence.install()
+  }
 
   /// The current virtual time: moves only when a test advances it.
   public var now: Instant { state.withLock { $0.now } }
@@ -79,86 +93,68 @@ public final class TestClock: Clock, Sendable {
   /// The deadlines of the tasks asleep on this clock, earliest first.
   public var sleeperDeadlines: [Instant] { state.withLock { $0.sleepers.map(\.deadline).sorted() } }
 
+  /// The earliest deadline of the tasks asleep, if any.
+  public var nextDeadline: Instant? { state.withLock { $0.sleepers.lazy.map(\.deadline).min() } }
+
   /// Suspends until a test advances the clock to `deadline` (at once if it has passed); throws `CancellationError` if the task is cancelled first.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
-    let probe = Quiescence.current
     let id = state.withLock { state -> UInt64 in
       state.nextID &+= 1
       return state.nextID
     }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-        enum Action { case resume, cancel, park([CheckedContinuation<Void, Never>]) }
+        enum Action { case resume, cancel, park([UnsafeContinuation<Void, Never>]) }
         let action = state.withLock { state -> Action in
           if state.cancelledBeforeSleeping.remove(id) != nil { return .cancel }
           if deadline <= state.now { return .resume }
-          state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation, probe: probe))
+          state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
           return .park(state.changed())
         }
         switch action {
         case .resume: continuation.resume()
         case .cancel: continuation.resume(throwing: CancellationError())
-        case .park(let gates):
-          probe?.idle()
-          for gate in gates { gate.resume() }
+        case .park(let gates): for gate in gates { gate.resume() }
         }
       }
     } onCancel: {
-      let (sleeper, gates) = state.withLock { state -> (Sleeper?, [CheckedContinuation<Void, Never>]) in
+      let (sleeper, gates) = state.withLock { state -> (Sleeper?, [UnsafeContinuation<Void, Never>]) in
         guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
           state.cancelledBeforeSleeping.insert(id)
           return (nil, [])
         }
         return (state.sleepers.remove(at: index), state.changed())
       }
-      if let sleeper {
-        sleeper.probe?.busy()
-        sleeper.continuation.resume(throwing: CancellationError())
-      }
+      sleeper?.continuation.resume(throwing: CancellationError())
       for gate in gates { gate.resume() }
     }
-    // Woken: tell a waiting `advance` step, and forget a late cancellation.
-    let step = state.withLock { state -> CheckedContinuation<Void, Never>? in
+    state.withLock { state in
       state.cancelledBeforeSleeping.remove(id)
-      guard state.unobserved.remove(id) != nil else { return nil }
       state.wakes.append((deadline, state.now))
-      guard state.unobserved.isEmpty else { return nil }
-      defer { state.stepWaiter = nil }
-      return state.stepWaiter
     }
-    step?.resume()
   }
 
-  /// Moves time forward by `duration`, waking the sleepers due on the way
-  /// in deadline order (see ``TestClock``). Returns once every sleeper it
-  /// woke has observed its wake-up.
+  /// Lets everything runnable run until it parks, then moves time forward
+  /// by `duration`, waking the sleepers due on the way in deadline order
+  /// and letting each instant's work park before the next (see
+  /// ``TestClock``). Returns with `now` at the target and nothing runnable,
+  /// or at once if the calling task is cancelled.
   public func advance(by duration: Duration = .zero) async {
     precondition(duration >= .zero, "TestClock cannot go back in time (advance by \(duration))")
     let target = now.advanced(by: duration)
-    while true {
-      let (due, gates) = state.withLock { state -> ([Sleeper], [CheckedContinuation<Void, Never>]) in
-        guard let next = state.sleepers.lazy.map(\.deadline).min(), next <= target else {
-          state.now = max(state.now, target)
-          return ([], state.changed())
-        }
-        state.now = max(state.now, next)
-        let now = state.now
-        let due = state.sleepers.filter { $0.deadline <= now }
-        state.sleepers.removeAll { $0.deadline <= now }
-        state.unobserved = Set(due.map(\.id))
-        return (due, state.changed())
-      }
-      for gate in gates { gate.resume() }
-      guard !due.isEmpty else { return }
-      await withCheckedContinuation { (step: CheckedContinuation<Void, Never>) in
-        state.withLock { $0.stepWaiter = step }
-        for sleeper in due {
-          sleeper.probe?.busy()
-          sleeper.continuation.resume()
-        }
-      }
+    changeAdvancing(by: 1)
+    defer { changeAdvancing(by: -1) }
+    guard await Quiescence.untilIdle() else { return }
+    await fire(through: target, including: true)
+  }
+
+  private func changeAdvancing(by delta: Int) {
+    let gates = state.withLock { state in
+      state.advancing += delta
+      return state.changed()
     }
+    for gate in gates { gate.resume() }
   }
 
   /// Moves time to `instant` (no-op if it is in the past), as ``advance(by:)``.
@@ -166,41 +162,129 @@ public final class TestClock: Clock, Sendable {
     await advance(by: max(now.duration(to: instant), .zero))
   }
 
+  /// Wakes, instant by instant, the sleepers due before `target` (and at
+  /// it, with `including`), letting each instant's work park; `now` ends at
+  /// `target`. False if the calling task was cancelled.
+  @discardableResult
+  func fire(
+    through target: Instant, including: Bool, afterEachStep: (@Sendable () async -> Void)? = nil
+  ) async -> Bool {
+    while true {
+      let (due, gates) = state.withLock { state -> ([Sleeper], [UnsafeContinuation<Void, Never>]) in
+        guard let next = state.sleepers.lazy.map(\.deadline).min(), next < target || (including && next == target)
+        else {
+          state.now = max(state.now, target)
+          return ([], state.changed())
+        }
+        state.now = max(state.now, next)
+        let now = state.now
+        let due = state.sleepers.filter { $0.deadline <= now }
+        state.sleepers.removeAll { $0.deadline <= now }
+        return (due, state.changed())
+      }
+      for gate in gates { gate.resume() }
+      guard !due.isEmpty else { return true }
+      for sleeper in due { sleeper.continuation.resume() }
+      guard await Quiescence.untilIdle() else { return false }
+      await afterEachStep?()
+    }
+  }
+
   /// Waits until at least `count` tasks are asleep with deadlines at or
   /// before `now + duration`, then advances by `duration`: an advance that
-  /// cannot run ahead of the sleeps it is meant to end.
-  public func advance(by duration: Duration, expectingSleepers count: Int) async {
+  /// cannot run ahead of the sleeps it is meant to end. If they never come
+  /// (see ``wait(until:describing:sourceLocation:)``), records a failure
+  /// and does not advance.
+  public func advance(
+    by duration: Duration, expectingSleepers count: Int, sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
     let target = now.advanced(by: duration)
-    await wait { deadlines in deadlines.filter { $0 <= target }.count >= count }
+    guard
+      await wait(
+        until: { deadlines in deadlines.filter { $0 <= target }.count >= count },
+        describing: "\(count) sleeper(s) due by \(target)", sourceLocation: sourceLocation)
+    else { return }
     await advance(by: duration)
   }
 
-  /// Returns once at least `count` tasks are asleep on this clock.
-  public func waitForSleepers(_ count: Int = 1) async {
-    await wait { $0.count >= count }
+  /// Returns true once at least `count` tasks are asleep on this clock;
+  /// see ``wait(until:describing:sourceLocation:)``.
+  @discardableResult
+  public func waitForSleepers(_ count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+    await wait(until: { $0.count >= count }, describing: "\(count) sleeper(s)", sourceLocation: sourceLocation)
   }
 
-  /// Returns once some task is asleep until exactly `deadline`: the gate for
-  /// "the timer restarted", where the number of sleepers does not change.
-  public func waitForSleeper(until deadline: Instant) async {
-    await wait { $0.contains(deadline) }
+  /// Returns true once some task is asleep until exactly `deadline`: the
+  /// gate for "the timer restarted", where the number of sleepers does not
+  /// change. See ``wait(until:describing:sourceLocation:)``.
+  @discardableResult
+  public func waitForSleeper(until deadline: Instant, sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+    await wait(
+      until: { $0.contains(deadline) }, describing: "a sleeper until \(deadline)", sourceLocation: sourceLocation)
   }
 
-  /// Returns once `isOpen` holds for the deadlines of the current sleepers.
-  /// Re-checked on every change to the sleepers or to `now`, outside the
-  /// clock's lock.
-  public func wait(until isOpen: @escaping @Sendable ([Instant]) -> Bool) async {
+  /// Returns true once `isOpen` holds for the deadlines of the current
+  /// sleepers. Re-checked whenever the sleepers or `now` change, and each
+  /// time nothing can run. If it does not hold when nothing can run and no
+  /// ``advance(by:)`` is under way, nothing can make it hold, so the wait
+  /// records a test failure saying what it expected (`description`) and
+  /// what is asleep, and returns false. Returns false, recording nothing,
+  /// if the calling task is cancelled.
+  @discardableResult
+  public func wait(
+    until isOpen: @escaping @Sendable ([Instant]) -> Bool,
+    describing description: String = "a condition on the sleepers",
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async -> Bool {
     while true {
-      let (deadlines, version) = state.withLock { ($0.sleepers.map(\.deadline), $0.version) }
-      if isOpen(deadlines) { return }
-      await withCheckedContinuation { (gate: CheckedContinuation<Void, Never>) in
+      let (deadlines, version, advancing) = state.withLock {
+        ($0.sleepers.map(\.deadline).sorted(), $0.version, $0.advancing > 0)
+      }
+      if isOpen(deadlines) { return true }
+      if Task.isCancelled { return false }
+      if advancing {
+        await change(after: version)
+        continue
+      }
+      guard await Quiescence.untilIdle() else { return false }
+      let (after, stillAdvancing) = state.withLock { ($0.sleepers.map(\.deadline).sorted(), $0.advancing > 0) }
+      if isOpen(after) { return true }
+      if stillAdvancing { continue }
+      Issue.record(
+        """
+        TestClock at \(now) waited for \(description), but nothing can run and it never came; \
+        asleep: \(after.isEmpty ? "nothing" : after.map(\.description).joined(separator: ", "))
+        """,
+        sourceLocation: sourceLocation)
+      return false
+    }
+  }
+
+  /// Returns once the clock's state has changed since `version`, or the
+  /// calling task is cancelled.
+  private func change(after version: UInt64) async {
+    let id = state.withLock { state -> UInt64 in
+      state.nextGate &+= 1
+      return state.nextGate
+    }
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation { (gate: UnsafeContinuation<Void, Never>) in
         let changed = state.withLock { state -> Bool in
-          if state.version != version { return true }
-          state.gates.append(gate)
+          if state.version != version || Task.isCancelled { return true }
+          state.gates[id] = gate
           return false
         }
         if changed { gate.resume() }
       }
+    } onCancel: {
+      state.withLock { $0.gates.removeValue(forKey: id) }?.resume()
     }
+  }
+
+  /// Returns once nothing can run without time moving (see ``TestClock``);
+  /// false if the calling task was cancelled first.
+  @discardableResult
+  public func settle() async -> Bool {
+    await Quiescence.untilIdle()
   }
 }

@@ -247,32 +247,14 @@ public actor ReplSession {
     await render()
   }
 
-  /// Returns once nothing can happen until the clock moves: the app's
-  /// ``AppCoordinator/Activity`` says every output is handled and every
-  /// effect is asleep on `clock`, twice in a row with the same sleepers
-  /// (the second pass reduces anything an effect sent before it slept).
-  /// Something that never gets there (an effect waiting on a task that
-  /// sleeps for it) is given up on after two seconds of real time.
+  /// Returns once nothing can happen until the clock moves: no job in the
+  /// process can run (the runtime's exact count, installed by
+  /// ``VirtualClock``), so every effect is asleep on the clock, awaits
+  /// something outside, or has returned, and every output has been handled.
+  /// Known, not polled: however long the real work takes (a slow backend
+  /// answer), the instant is rendered once it is done.
   private func waitUntilWaitingOnTime(_ clock: VirtualClock) async {
-    let giveUp = ContinuousClock.now + .seconds(2)
-    var confirmed: Int?
-    var spins = 0
-    while ContinuousClock.now < giveUp {
-      let sleepers = clock.sleeperCount
-      let activity = await coordinator.activity()
-      if activity.isWaitingOnTime(sleepers: sleepers), clock.sleeperCount == sleepers {
-        if confirmed == sleepers { return }
-        confirmed = sleepers
-        continue
-      }
-      confirmed = nil
-      spins += 1
-      if spins < 200 {
-        await Task.yield()
-      } else {
-        try? await Task.sleep(for: .microseconds(200))
-      }
-    }
+    _ = await Quiescence.untilIdle()
   }
 
   // MARK: Rendering

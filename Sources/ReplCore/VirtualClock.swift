@@ -28,8 +28,12 @@ public final class VirtualClock: Clock, Sendable {
 
   private let state = Locked(State())
 
-  /// A clock at offset zero with no sleepers.
-  public init() {}
+  /// A clock at offset zero with no sleepers. Installs the process's job
+  /// count, so the session knows when nothing can run without time moving
+  /// (create the clock before the app).
+  public init() {
+    Quiescence.install()
+  }
 
   /// The current virtual time.
   public var now: Instant { state.withLock { $0.now } }

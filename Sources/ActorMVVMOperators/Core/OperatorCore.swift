@@ -15,8 +15,9 @@ import ActorMVVM
 /// - **Termination.** When the machine ends the operator, or the consumer
 ///   is cancelled or drops its iterator, every task is cancelled and every
 ///   parked producer released; nothing is delivered after that.
-/// - **Tests.** A `Quiescence` probe installed by the test harness is
-///   read at creation and told about every task started, parked and woken.
+/// - **Tests.** Virtual-time tools know when an operator's tasks are all
+///   parked from the runtime's job count (`Quiescence`), so nothing here
+///   reports to them.
 @usableFromInline
 final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
   @usableFromInline typealias Element = Machine.Element
@@ -75,13 +76,11 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
 
   @usableFromInline let state: Locked<State>
   @usableFromInline let capacity: Int
-  @usableFromInline let probe: Quiescence?
 
   @inlinable
   init(_ machine: Machine, capacity: Int = 128) {
     state = Locked(State(machine: machine))
     self.capacity = capacity
-    probe = Quiescence.current
   }
 
   // MARK: Producers
@@ -150,14 +149,12 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
   /// Starts the task reserved under `id`.
   @inlinable
   func start(_ id: UInt64, immediate: Bool, _ body: @escaping @Sendable (OperatorCore) async -> Void) {
-    probe?.busy()
     let operation: @Sendable () async -> Void = {
       await body(self)
       self.state.withLock { state in
         state.tasks.removeValue(forKey: id)
         if state.slot == id { state.slot = nil }
       }
-      self.probe?.idle()
     }
     let task: Task<Void, Never>
     if immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
@@ -202,7 +199,6 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
       return (Delivery(command: command, open: !state.closed, full: full), state.consumer)
     }
     if let consumer {
-      probe?.busy()
       consumer.resume()
     }
     // The machine has ended: the feeding tasks (the caller's included) stop.
@@ -227,7 +223,7 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
         state.blocked.append(producer)
         return nil
       }
-      if let outcome { producer.resume(returning: outcome) } else { probe?.idle() }
+      if let outcome { producer.resume(returning: outcome) }
     }
   }
 
@@ -251,7 +247,6 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
         }
       }
       for producer in released {
-        probe?.busy()
         producer.resume(returning: true)
       }
       if let receipt { return receipt }
@@ -261,7 +256,7 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
           state.consumer = consumer
           return false
         }
-        if ready { consumer.resume() } else { probe?.idle() }
+        if ready { consumer.resume() }
       }
       if state.withLock({ $0.closed && $0.output.end == nil && $0.output.elements.isEmpty }) {
         return .finished  // terminated by the consumer's own cancellation
@@ -285,11 +280,9 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
     }
     for task in tasks { task.cancel() }
     for producer in blocked {
-      probe?.busy()
       producer.resume(returning: false)
     }
     if let consumer {
-      probe?.busy()
       consumer.resume()
     }
   }

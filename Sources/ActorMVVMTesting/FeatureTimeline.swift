@@ -1,0 +1,165 @@
+import ActorMVVM
+
+/// RxTest's `TestScheduler` for a whole ``Feature``: named marble
+/// timelines in, the timelines of chosen state fields and of the outputs
+/// out, on virtual time.
+///
+/// ```swift
+/// let timelines = await FeatureTimeline.run(
+///   inputs: [
+///     "username": "e---u1----u2-----u3-----------------",
+///     "password": "e----------------------p1-----------",
+///   ],
+///   values: ["e": "", "u1": "verysecret", "u2": "secretuser", "u3": "secretusername", "p1": "huge secret"],
+///   tick: .milliseconds(200),
+///   feature: { clock in Feature(Signup(api: MockAPI(clock: clock)), initialState: .init()) },
+///   bind: { feature, inputs in
+///     feature.bind(inputs["username"], to: Signup.Input.username)
+///     feature.bind(inputs["password"], to: Signup.Input.password)
+///   },
+///   record: ["signupEnabled": { $0.signupEnabled ? "t" : "f" }]
+/// )
+/// #expect(timelines["signupEnabled"] == "f")
+/// ```
+///
+/// - **Inputs** are hot ``TimelineInput``s of `Value`s: each element
+///   named in a diagram is looked up in `values`, so RxTest's timelines
+///   (`"e---u1----u2---"`, multi-character names taking as many ticks as
+///   they have characters) are pasted as they are. Bind them to the feature
+///   in `bind` (``Feature/bind(_:to:)`` iterates in a task of its own: it is
+///   seen like every other job).
+/// - **Recorded timelines.** Each `record` entry names a diagram and turns
+///   a state into the element name to show. The state is sampled every time
+///   nothing can run — after each input event and after each instant's
+///   timers — and a name is recorded when it differs from the last one
+///   recorded (so the first sample, at tick 0, is always recorded). Two
+///   changes that land between the same two samples show as the last one.
+///   Outputs, if `output` names them, are recorded every one, at the tick
+///   it was emitted, in the diagram named `"outputs"`.
+/// - **Time.** As ``Marble``: ticks of `tick` on a ``TestClock``; an input
+///   at tick T is handled before the timers due at T; the run ends
+///   `extraTicks` after the longest input diagram, then the feature is
+///   finished. Diagrams are rendered as ``Marble`` renders them
+///   (multi-character names as `[name]`, trailing `-` dropped).
+public enum FeatureTimeline {
+  /// Runs a feature over marble timelines and returns the recorded
+  /// diagrams by name (see ``FeatureTimeline``).
+  /// - Parameters:
+  ///   - inputs: each input's name and diagram.
+  ///   - values: the value of every element name the diagrams use.
+  ///   - tick: the virtual time one character stands for.
+  ///   - extraTicks: ticks to keep running after the longest input diagram.
+  ///   - feature: makes the feature under test, given the clock its effects
+  ///     must sleep on.
+  ///   - bind: binds the named inputs to the feature.
+  ///   - record: the diagrams to record from the state, by name.
+  ///   - output: names an output for the `"outputs"` diagram; nil records none.
+  public static func run<Machine: StateMachine, Value: Sendable>(
+    inputs: KeyValuePairs<String, String>,
+    values: [String: Value],
+    tick: Duration = .milliseconds(100),
+    extraTicks: Int = 5,
+    feature makeFeature: (TestClock) -> Feature<Machine>,
+    bind: (Feature<Machine>, TimelineInputs<Value>) -> Void,
+    record: KeyValuePairs<String, @Sendable (Machine.State) -> String>,
+    output: (@Sendable (Machine.Output) -> String)? = nil
+  ) async -> [String: String] {
+    let clock = TestClock()
+    let names = Set(values.keys)
+    var timelines: [(source: MarbleInput<Value>, ticks: [[MarbleEvent<Value>]])] = []
+    var sources: [String: MarbleInput<Value>] = [:]
+    for (name, diagram) in inputs {
+      let source = MarbleInput<Value>(name: name)
+      sources[name] = source
+      let ticks = MarbleEvent.parse(diagram, names: names).map { events in
+        events.map { event in
+          event.map { name -> Value in
+            guard let value = values[name] else {
+              preconditionFailure("FeatureTimeline: \(name) in \(diagram) has no value in `values`")
+            }
+            return value
+          }
+        }
+      }
+      timelines.append((source, ticks))
+    }
+
+    let feature = makeFeature(clock)
+    let outputsRecorder = MarbleRecorder()
+    let outputTask = output.map { name in
+      let outputs = feature.outputs
+      return Task {
+        for await element in outputs { outputsRecorder.record(name(element)) }
+      }
+    }
+    bind(feature, TimelineInputs(sources: sources))
+
+    let recorders = record.map { (name: $0.key, sample: $0.value, recorder: MarbleRecorder()) }
+    let lastNames = Locked([String?](repeating: nil, count: recorders.count))
+    let sample: @Sendable () async -> Void = {
+      let state = await feature.state
+      for (index, entry) in recorders.enumerated() {
+        let name = entry.sample(state)
+        let changed = lastNames.withLock { last -> Bool in
+          defer { last[index] = name }
+          return last[index] != name
+        }
+        if changed { entry.recorder.record(name) }
+      }
+    }
+
+    let ticks = (timelines.map(\.ticks.count).max() ?? 0) + extraTicks
+    let all = recorders.map(\.recorder) + [outputsRecorder]
+    await Marble.drive(clock: clock, tick: tick, ticks: ticks, recorders: all, afterEachStep: sample) { index in
+      for (source, ticks) in timelines where index < ticks.count {
+        for event in ticks[index] {
+          source.deliver(event)
+          guard await clock.settle() else { return false }
+          await sample()
+        }
+      }
+      return true
+    }
+    for recorder in all { recorder.close() }
+    await feature.finish()
+    await outputTask?.value
+    var diagrams: [String: String] = [:]
+    for entry in recorders { diagrams[entry.name] = entry.recorder.diagram() }
+    if output != nil { diagrams["outputs"] = outputsRecorder.diagram() }
+    return diagrams
+  }
+}
+
+/// The named inputs of a ``FeatureTimeline`` run.
+public struct TimelineInputs<Value: Sendable>: Sendable {
+  let sources: [String: MarbleInput<Value>]
+
+  /// The input with `name`; traps if the run declared none by that name.
+  public subscript(_ name: String) -> TimelineInput<Value> {
+    guard let source = sources[name] else { preconditionFailure("no timeline input named \(name)") }
+    return TimelineInput(source: source)
+  }
+}
+
+/// A hot timeline input that never throws, for ``Feature/bind(_:to:)``:
+/// the elements of its diagram, each at its tick (lost if nothing iterates
+/// then), ending at `|`. A `^` in its diagram ends it too (a feature's
+/// inputs do not fail; feed a failure as an input value instead).
+public struct TimelineInput<Element: Sendable>: AsyncSequence, Sendable {
+  /// The type of error iteration can throw: none.
+  public typealias Failure = Never
+  let source: MarbleInput<Element>
+
+  /// Makes this sequence's iterator (see the type's contract).
+  public func makeAsyncIterator() -> Iterator { Iterator(base: source.makeAsyncIterator()) }
+
+  /// The iterator: one consumer at a time; the contract is the sequence's.
+  public struct Iterator: AsyncIteratorProtocol {
+    var base: MarbleInput<Element>.Iterator
+
+    /// The next element, or nil once the diagram has ended.
+    public mutating func next() async -> Element? {
+      do { return try await base.next() } catch { return nil }
+    }
+  }
+}
