@@ -38,7 +38,9 @@ import Testing
 ///   fails for nothing.
 ///
 /// Isolation: an actor; call it from the test's task. Real time is used
-/// only as a bound against hangs (`timeout`), never to let things settle.
+/// only as a bound against hangs (`timeout`), never to let things settle:
+/// it fires only when an effect never feeds back — a bug in the machine or
+/// a missing `advance` — and its failure says so.
 public actor FeatureTester<Machine: StateMachine> {
   /// The machine's state.
   public typealias State = Machine.State
@@ -349,7 +351,12 @@ public actor FeatureTester<Machine: StateMachine> {
   }
 
   private func whyNothingArrived(_ timeout: Duration) -> String {
-    runner.liveCount == 0 ? "no effect is running" : "none arrived within \(timeout)\(clockHint)"
+    runner.liveCount == 0
+      ? "no effect is running"
+      : """
+      none arrived within \(timeout) of real time — a guard against a hang, never load: a running effect \
+      never fed back (a bug in the machine, or time not advanced)\(clockHint)
+      """
   }
 
   /// Says so when a task is asleep on the tester's clock.

@@ -139,6 +139,8 @@ extension ValidationResult {
 struct GitHubSignupTests {
   @Test("RxExample's timelines in, validatedUsername and signupEnabled out, as RxExample expects")
   func enabledUserInterfaceElements() async {
+    // RxExample expects "e---v--f--v--f---v--o----------------" and
+    // "f--------------------------------t---" (our diagrams drop trailing -).
     let tick = Duration.milliseconds(200)  // RxExample's resolution
     let timelines = await FeatureTimeline.run(
       inputs: [
@@ -164,8 +166,6 @@ struct GitHubSignupTests {
         "signupEnabled": { $0.signupEnabled ? "t" : "f" },
       ]
     )
-    // RxExample: "e---v--f--v--f---v--o----------------" and
-    // "f--------------------------------t---" (trailing - dropped).
     #expect(timelines["validatedUsername"] == "e---v--f--v--f---v--o")
     #expect(timelines["signupEnabled"] == "f--------------------------------t")
   }

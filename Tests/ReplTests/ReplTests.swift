@@ -191,6 +191,20 @@ struct ReplTests {
     #expect(!run.stdout.contains("> "))  // no prompt without a terminal
   }
 
+  @Test("A slow backend answer lands at its virtual instant: a 60,000-character city, same bytes on every run")
+  func slowBackendSameInstant() throws {
+    // The lookup of a long name keeps the embedded backend busy for real
+    // time; the script clock waits for it (no real-time give-up), so the
+    // result is printed at +300ms, then the next command runs.
+    let script = "open weather\ncity " + String(repeating: "x", count: 60_000) + "\ncity Seoul\n"
+    let first = try runBinary([], script: script)
+    #expect(first.status == 0)
+    #expect(first.stdout.contains("+300ms weather.locationName = \"Not found\"\n"))
+    #expect(first.stdout.contains("+300ms weather.locationName = \"Seoul, South Korea\"\n"))
+    let second = try runBinary([], script: script)
+    #expect(second.stdout == first.stdout)
+  }
+
   /// Runs the built `repl` binary with `arguments`, feeding it `script`.
   func runBinary(_ arguments: [String], script: String) throws -> (status: Int32, stdout: String, stderr: String) {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
