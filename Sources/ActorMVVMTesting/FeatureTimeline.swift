@@ -1,6 +1,6 @@
 import ActorMVVM
 
-/// RxTest's `TestScheduler` for a whole ``Feature``: named marble
+/// RxTest's `TestScheduler` for a whole `Feature`: named marble
 /// timelines in, the timelines of chosen state fields and of the outputs
 /// out, on virtual time.
 ///
@@ -26,7 +26,7 @@ import ActorMVVM
 ///   named in a diagram is looked up in `values`, so RxTest's timelines
 ///   (`"e---u1----u2---"`, multi-character names taking as many ticks as
 ///   they have characters) are pasted as they are. Bind them to the feature
-///   in `bind` (``Feature/bind(_:to:)`` iterates in a task of its own: it is
+///   in `bind` (`Feature.bind(_:to:)` iterates in a task of its own: it is
 ///   seen like every other job).
 /// - **Recorded timelines.** Each `record` entry names a diagram and turns
 ///   a state into the element name to show. The state is sampled every time
@@ -49,7 +49,7 @@ public enum FeatureTimeline {
   ///   - values: the value of every element name the diagrams use.
   ///   - tick: the virtual time one character stands for.
   ///   - extraTicks: ticks to keep running after the longest input diagram.
-  ///   - feature: makes the feature under test, given the clock its effects
+  ///   - makeFeature: makes the feature under test, given the clock its effects
   ///     must sleep on.
   ///   - bind: binds the named inputs to the feature.
   ///   - record: the diagrams to record from the state, by name.
@@ -141,7 +141,7 @@ public struct TimelineInputs<Value: Sendable>: Sendable {
   }
 }
 
-/// A hot timeline input that never throws, for ``Feature/bind(_:to:)``:
+/// A hot timeline input that never throws, for `Feature.bind(_:to:)`:
 /// the elements of its diagram, each at its tick (lost if nothing iterates
 /// then), ending at `|`. A `^` in its diagram ends it too (a feature's
 /// inputs do not fail; feed a failure as an input value instead).

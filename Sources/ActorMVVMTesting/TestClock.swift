@@ -24,8 +24,8 @@ import Testing
 ///   `advanceTo(t)` then `onNext`). An input *scheduled* at `t` — a
 ///   ``Marble`` or ``FeatureTimeline`` input — is handled before the timers
 ///   due at `t` (RxTest's hot observables).
-/// - **Gates** (``waitForSleepers(_:)``, ``waitForSleeper(until:)``,
-///   ``wait(until:)``, ``advance(by:expectingSleepers:)``) return once
+/// - **Gates** (``waitForSleepers(_:sourceLocation:)``, ``waitForSleeper(until:sourceLocation:)``,
+///   ``wait(until:describing:sourceLocation:)``, ``advance(by:expectingSleepers:sourceLocation:)``) return once
 ///   their condition holds. One that cannot hold — everything is idle and
 ///   the sleepers are not what it expects — records a test failure naming
 ///   what it expected and what is asleep, and returns `false` instead of

@@ -11,9 +11,10 @@ import Storage
 ///
 /// **Time.** With a ``VirtualClock`` (scripts), the app runs on virtual
 /// time: after a command the session waits until nothing can happen
-/// without time moving (every output handled, every effect asleep on the
-/// clock), renders that instant, then moves the clock to the next
-/// deadline, and so on until no effect is left. Each instant's lines carry
+/// without time moving — known from the runtime's job count, not polled,
+/// so however long the real work takes (a slow backend answer) — renders
+/// that instant, then moves the clock to the next deadline, and so on
+/// until no effect is left. Each instant's lines carry
 /// the virtual time since the command (`+300ms `); the command's own
 /// instant has none. So a request's loading state shows before its result,
 /// and a script prints the same bytes on every run. A command ending in
