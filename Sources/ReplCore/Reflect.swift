@@ -14,18 +14,22 @@ enum Reflect {
     return (name, json(payload), text(payload))
   }
 
+  /// A value's text: its own description when nothing in it is named
+  /// like a secret, else its fields with the secrets masked.
   static func text(_ value: Any) -> String {
-    if let convertible = value as? CustomStringConvertible, !(Mirror(reflecting: value).displayStyle == .tuple) {
+    let mirror = Mirror(reflecting: value)
+    if let convertible = value as? CustomStringConvertible, mirror.displayStyle != .tuple,
+      !Secrets.mayHoldSecret(value)
+    {
       return convertible.description
     }
-    let mirror = Mirror(reflecting: value)
     if mirror.displayStyle == .tuple || mirror.displayStyle == .struct {
       return mirror.children.map { child in
         let label = child.label.map { $0.hasPrefix(".") ? "" : "\($0): " } ?? ""
-        return label + (isSecret(child.label) ? "•••" : text(child.value))
+        return label + (isSecret(child.label) ? Secrets.mask : text(child.value))
       }.joined(separator: ", ")
     }
-    return "\(value)"
+    return Secrets.describe(value)
   }
 
   static func json(_ value: Any) -> JSONValue {
@@ -45,20 +49,29 @@ enum Reflect {
     case .collection, .set:
       return .array(mirror.children.map { json($0.value) })
     case .enum:
-      if let error = value as? any Error {
+      if let error = value as? any Error, !Secrets.mayHoldSecret(error) {
         return .string("\(error)")
       }
       guard let child = mirror.children.first, let label = child.label else { return .string("\(value)") }
-      return .object([label: json(child.value)])
-    case .struct, .class, .tuple, .dictionary:
+      return .object([label: isSecret(label) ? .string(Secrets.mask) : json(child.value)])
+    case .dictionary:
+      var object: [String: JSONValue] = [:]
+      for pair in mirror.children {
+        let entry = Mirror(reflecting: pair.value).children.map(\.value)
+        guard entry.count == 2 else { continue }
+        let key = entry[0] as? String ?? Secrets.describe(entry[0])
+        object[key] = isSecret(key) ? .string(Secrets.mask) : json(entry[1])
+      }
+      return .object(object)
+    case .struct, .class, .tuple:
       var object: [String: JSONValue] = [:]
       for (index, child) in mirror.children.enumerated() {
         let label = child.label.map { $0.hasPrefix(".") ? "\(index)" : $0 } ?? "\(index)"
-        object[label] = isSecret(label) ? .string("•••") : json(child.value)
+        object[label] = isSecret(label) ? .string(Secrets.mask) : json(child.value)
       }
       return .object(object)
     default:
-      return .string("\(value)")
+      return .string(Secrets.mayHoldSecret(value) ? Secrets.describe(value) : "\(value)")
     }
   }
 

@@ -96,62 +96,15 @@ public struct FeatureTrace<Machine: StateMachine>: Sendable {
 
   static func suffix(_ id: String?) -> String { id.map { " (id: \($0))" } ?? "" }
 
-  /// The redacted field changes from `old` to `new`.
+  /// The redacted field changes from `old` to `new`: a field under a
+  /// secret path is masked whole; any other value is described by
+  /// ``Secrets/describe(_:)``, which masks what it holds (an optional that
+  /// became a value, an enum case with a payload, collections, dictionaries).
   static func changes(from old: Machine.State, to new: Machine.State) -> [FieldChange] {
-    StateDiff.changes(from: old, to: new).map { change in
+    StateDiff.changes(from: old, to: new, describe: Secrets.describe).map { change in
       let secret = change.path.split(separator: ".").contains { Secrets.isSecret(String($0)) }
       return FieldChange(
         path: change.path, old: secret ? Secrets.mask : change.old, new: secret ? Secrets.mask : change.new)
-    }
-  }
-}
-
-/// The one rule for what is a secret, shared by traces, the REPL and the
-/// network log: a field, parameter or header whose name contains key,
-/// token, secret, password or authorization.
-public enum Secrets {
-  /// What a secret is replaced with.
-  public static let mask = "•••"
-
-  /// Whether a field, query parameter, header or JSON field of this name
-  /// holds a secret.
-  public static func isSecret(_ name: String) -> Bool {
-    let lowered = name.lowercased()
-    return ["key", "token", "secret", "password", "authorization"].contains { lowered.contains($0) }
-  }
-
-  /// `value` described as `String(reflecting:)` would, but walking enum
-  /// cases, structs and tuples so that a case or field named like a secret
-  /// shows ``mask`` instead of its value: `passwordChanged(•••)`,
-  /// `Session(member: "alice", accessToken: •••)`.
-  public static func describe(_ value: Any) -> String {
-    let mirror = Mirror(reflecting: value)
-    switch mirror.displayStyle {
-    case .enum:
-      guard let payload = mirror.children.first, let label = payload.label else { return "\(value)" }
-      if isSecret(label) { return "\(label)(\(mask))" }
-      let inner = Mirror(reflecting: payload.value)
-      if inner.displayStyle == .tuple {
-        return "\(label)(" + fields(of: inner).joined(separator: ", ") + ")"
-      }
-      return "\(label)(\(describe(payload.value)))"
-    case .struct, .class:
-      return "\(mirror.subjectType)(" + fields(of: mirror).joined(separator: ", ") + ")"
-    case .tuple:
-      return "(" + fields(of: mirror).joined(separator: ", ") + ")"
-    case .optional:
-      return mirror.children.first.map { describe($0.value) } ?? "nil"
-    case .collection:
-      return "[" + mirror.children.map { describe($0.value) }.joined(separator: ", ") + "]"
-    default:
-      return String(reflecting: value)
-    }
-  }
-
-  static func fields(of mirror: Mirror) -> [String] {
-    mirror.children.map { child in
-      guard let label = child.label, !label.hasPrefix(".") else { return describe(child.value) }
-      return "\(label): " + (isSecret(label) ? mask : describe(child.value))
     }
   }
 }

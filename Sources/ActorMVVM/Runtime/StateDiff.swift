@@ -14,9 +14,13 @@ package enum StateDiff {
   }
 
   /// The fields in which `old` and `new` differ, in declaration order.
-  package static func changes<Value>(from old: Value, to new: Value) -> [Change] {
+  /// Values are compared by `String(reflecting:)` and reported as
+  /// `describe` says (a trace passes ``Secrets/describe(_:)``).
+  package static func changes<Value>(
+    from old: Value, to new: Value, describe: (Any) -> String = { String(reflecting: $0) }
+  ) -> [Change] {
     var changes: [Change] = []
-    walk("", old, new, into: &changes)
+    walk("", old, new, describe: describe, into: &changes)
     return changes
   }
 
@@ -28,7 +32,9 @@ package enum StateDiff {
     }.joined(separator: "\n")
   }
 
-  private static func walk(_ path: String, _ old: Any, _ new: Any, into changes: inout [Change]) {
+  private static func walk(
+    _ path: String, _ old: Any, _ new: Any, describe: (Any) -> String, into changes: inout [Change]
+  ) {
     let oldMirror = Mirror(reflecting: old)
     let newMirror = Mirror(reflecting: new)
     func join(_ label: String?) -> String {
@@ -39,25 +45,24 @@ package enum StateDiff {
     switch (oldMirror.displayStyle, newMirror.displayStyle) {
     case (.struct, .struct) where sameShape, (.class, .class) where sameShape, (.tuple, .tuple) where sameShape:
       for (oldChild, newChild) in zip(oldMirror.children, newMirror.children) {
-        walk(join(oldChild.label), oldChild.value, newChild.value, into: &changes)
+        walk(join(oldChild.label), oldChild.value, newChild.value, describe: describe, into: &changes)
       }
       return
     case (.optional, .optional):
       if let oldValue = oldMirror.children.first?.value, let newValue = newMirror.children.first?.value {
-        walk(path, oldValue, newValue, into: &changes)
+        walk(path, oldValue, newValue, describe: describe, into: &changes)
         return
       }
     case (.enum, .enum):
       if let oldCase = oldMirror.children.first, let newCase = newMirror.children.first,
         oldCase.label == newCase.label
       {
-        walk(join(oldCase.label), oldCase.value, newCase.value, into: &changes)
+        walk(join(oldCase.label), oldCase.value, newCase.value, describe: describe, into: &changes)
         return
       }
     default: break
     }
-    let oldText = String(reflecting: old)
-    let newText = String(reflecting: new)
-    if oldText != newText { changes.append(Change(path: path, old: oldText, new: newText)) }
+    guard String(reflecting: old) != String(reflecting: new) else { return }
+    changes.append(Change(path: path, old: describe(old), new: describe(new)))
   }
 }

@@ -1,3 +1,5 @@
+import ActorMVVM
+
 /// The signed-in person (the article's `User`, with the member index the
 /// interview API knows them by).
 public struct User: Codable, Equatable, Sendable {
@@ -25,7 +27,7 @@ public struct TokenPair: Codable, Equatable, Sendable, CustomStringConvertible {
     self.expiresIn = expiresIn
   }
 
-  public var description: String { "TokenPair(•••, expires in \(expiresIn) s)" }
+  public var description: String { "TokenPair(\(Secrets.mask), expires in \(expiresIn) s)" }
 }
 
 /// What a successful login yields.

@@ -19,7 +19,7 @@ public struct LoginMachine: StateMachine {
 
     /// Never shows the password.
     public var description: String {
-      "LoginMachine.State(id: \(id), password: \(password.isEmpty ? "" : "•••"), isLoading: \(isLoading), "
+      "LoginMachine.State(id: \(id), password: \(password.isEmpty ? "" : Secrets.mask), isLoading: \(isLoading), "
         + "errorMessage: \(errorMessage ?? "nil"))"
     }
   }

@@ -21,7 +21,7 @@ extension LoginScreen: ScreenView {
   func fields() async -> [Field] {
     let state = await feature.state
     return [
-      ("id", .string(state.id)), ("password", .string(state.password.isEmpty ? "" : "•••")),
+      ("id", .string(state.id)), ("password", .string(state.password.isEmpty ? "" : Secrets.mask)),
       ("isLoading", .bool(state.isLoading)), ("error", FieldValue.optional(state.errorMessage, JSONValue.string)),
     ]
   }
