@@ -139,3 +139,115 @@ struct SignUp: StateMachine {
     await tester.finish()
   }
 }
+
+/// A search field: each query starts a lookup with the id `"lookup"` (a
+/// String, like its parent's), answered when the test opens its gate.
+struct SearchField: StateMachine {
+  struct State: Equatable, Sendable {
+    var query = ""
+    var result: String?
+  }
+  enum Input: Sendable { case typed(String), found(String) }
+  typealias Output = Never
+  let gates: [String: TestGate]
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .typed(let query):
+      state.query = query
+      let gate = gates[query]
+      return .run(id: "lookup") { send in
+        await gate?.wait()
+        send(.found(query.uppercased()))
+      }
+    case .found(let result):
+      state.result = result
+      return .none
+    }
+  }
+}
+
+/// A route form: "from" and "to" are two scopes of the same child, and the
+/// parent has a run of its own under the same id as the child's.
+struct RouteForm: StateMachine {
+  struct State: Equatable, Sendable {
+    var from = SearchField.State()
+    var to = SearchField.State()
+    var saved = false
+  }
+  enum Input: Sendable { case from(SearchField.Input), to(SearchField.Input), save, saved }
+  typealias Output = Never
+  let gates: [String: TestGate]
+  var from: Scope<State, Input, Never, SearchField> {
+    Scope(
+      SearchField(gates: gates), state: \State.from,
+      input: { if case .from(let input) = $0 { input } else { nil } }, embed: Input.from)
+  }
+  var to: Scope<State, Input, Never, SearchField> {
+    Scope(
+      SearchField(gates: gates), state: \State.to,
+      input: { if case .to(let input) = $0 { input } else { nil } }, embed: Input.to)
+  }
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    if let effect = from.reduce(into: &state, input) { return effect }
+    if let effect = to.reduce(into: &state, input) { return effect }
+    switch input {
+    case .save:
+      let gate = gates["save"]
+      return .run(id: "lookup") { send in  // the parent's own id, equal to the child's
+        await gate?.wait()
+        send(.saved)
+      }
+    case .saved: state.saved = true
+    case .from, .to: break
+    }
+    return .none
+  }
+}
+
+@Suite("Scoped cancellation ids")
+struct ScopedIDTests {
+  @Test("Two scopes of one child: the \"to\" search does not supersede the \"from\" one")
+  func twoFieldsOfOneChild() async {
+    let fromGate = TestGate()
+    let feature = Feature(RouteForm(gates: ["seoul": fromGate]), initialState: .init())
+    feature.send(.from(.typed("seoul")))  // held on its gate
+    await feature.flush()
+    feature.send(.to(.typed("busan")))  // answers at once
+    fromGate.open()
+    await feature.idle()
+    let state = await feature.state
+    #expect(state.from.result == "SEOUL")
+    #expect(state.to.result == "BUSAN")
+    await feature.finish()
+  }
+
+  @Test("A child's id equal to its parent's (both the String \"lookup\") cancels neither")
+  func parentAndChildWithEqualIDs() async {
+    let saveGate = TestGate()
+    let feature = Feature(RouteForm(gates: ["save": saveGate]), initialState: .init())
+    feature.send(.save)  // the parent's run, held
+    await feature.flush()
+    feature.send(.from(.typed("seoul")))  // the child's run under an equal id
+    saveGate.open()
+    await feature.idle()
+    let state = await feature.state
+    #expect(state.saved)
+    #expect(state.from.result == "SEOUL")
+    await feature.finish()
+  }
+
+  @Test("Within one scope, a newer run still supersedes the older (flatMapLatest)")
+  func supersedesWithinTheScope() async {
+    let first = TestGate()
+    let feature = Feature(RouteForm(gates: ["a": first]), initialState: .init())
+    feature.send(.from(.typed("a")))
+    await feature.flush()
+    feature.send(.from(.typed("b")))
+    first.open()
+    await feature.idle()
+    #expect(await feature.state.from.result == "B")
+    await feature.finish()
+  }
+}

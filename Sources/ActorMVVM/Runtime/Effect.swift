@@ -166,26 +166,60 @@ extension Effect {
   /// child's `flatMapLatest` (a run with an id) still supersedes its own
   /// previous run inside the parent. A mapped run's inputs are checked
   /// against the parent run's generation, as any run's are: stale results
-  /// stay dropped. (Ids are compared with their type, so a child's
-  /// `enum ID` never collides with the parent's.)
+  /// stay dropped. Ids are compared with their type, and kept as they are:
+  /// to keep two children of one type apart, or a child's ids apart from
+  /// its parent's, use ``Scope``, which puts its child's ids in a namespace
+  /// of their own.
   @inlinable
   public func map<ParentInput: Sendable, ParentOutput: Sendable>(
     input: @escaping @Sendable (Input) -> ParentInput,
     output: @escaping @Sendable (Output) -> ParentOutput
   ) -> Effect<ParentInput, ParentOutput> {
+    map(input: input, output: output, namespace: nil)
+  }
+
+  /// ``map(input:output:)``, with every id put in `namespace` (a
+  /// ``Scope``'s child path): ids are equal only when both the namespace and
+  /// the id are.
+  @inlinable
+  func map<ParentInput: Sendable, ParentOutput: Sendable>(
+    input: @escaping @Sendable (Input) -> ParentInput,
+    output: @escaping @Sendable (Output) -> ParentOutput,
+    namespace: AnyCancelID?
+  ) -> Effect<ParentInput, ParentOutput> {
+    func scoped(_ id: AnyCancelID) -> AnyCancelID {
+      namespace.map { AnyCancelID(ScopedCancelID(namespace: $0, id: id)) } ?? id
+    }
     switch kind {
-    case .none: .none
-    case .emit(let value): .emit(output(value))
-    case .cancel(let id): Effect<ParentInput, ParentOutput>(kind: .cancel(id))
-    case .merge(let effects): .merge(effects.map { $0.map(input: input, output: output) })
+    case .none: return .none
+    case .emit(let value): return .emit(output(value))
+    case .cancel(let id): return Effect<ParentInput, ParentOutput>(kind: .cancel(scoped(id)))
+    case .merge(let effects):
+      return .merge(effects.map { $0.map(input: input, output: output, namespace: namespace) })
     case .run(let run):
-      Effect<ParentInput, ParentOutput>(
+      return Effect<ParentInput, ParentOutput>(
         kind: .run(
-          .init(id: run.id, priority: run.priority, onFinish: run.onFinish) { send in
+          .init(id: run.id.map(scoped), priority: run.priority, onFinish: run.onFinish) { send in
             await run.operation(Send(run: EffectRunToken(mapping: send.run, input)))
           }))
     }
   }
+}
+
+/// A child's cancellation id inside a ``Scope``: the scope's child path and
+/// the child's own id. Traces show it as `path/id`.
+@usableFromInline
+struct ScopedCancelID: Hashable, Sendable, CustomStringConvertible {
+  @usableFromInline let namespace: AnyCancelID
+  @usableFromInline let id: AnyCancelID
+
+  @inlinable
+  init(namespace: AnyCancelID, id: AnyCancelID) {
+    self.namespace = namespace
+    self.id = id
+  }
+
+  @usableFromInline var description: String { "\(namespace.description)/\(id.description)" }
 }
 
 /// A child ``StateMachine`` run inside a parent's `reduce`, on one part of
@@ -213,6 +247,15 @@ extension Effect {
 /// The child is reduced synchronously, inside the parent's transition, so
 /// the parent's guarantees (one input at a time, mailbox order, stale
 /// results dropped) hold for the child as they do for the parent.
+///
+/// **Cancellation ids are scoped.** A scope puts its child's ids in a
+/// namespace named by the child's state path (`\State.from`): a child's run
+/// with an id supersedes, and its `.cancel(id:)` cancels, only the child's
+/// own run with that id *in the same scope*. Two scopes of one child type
+/// (a "from" and a "to" search field) never cancel each other, and a
+/// child's id never equals its parent's, whatever their types and values.
+/// Scopes nest: a grandchild's ids are namespaced by both paths. Traces show
+/// a scoped id as `from/lookup`.
 public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, Child: StateMachine>: Sendable {
   /// The child machine this scope reduces.
   public let child: Child
@@ -220,6 +263,8 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
   @usableFromInline let extract: @Sendable (ParentInput) -> Child.Input?
   @usableFromInline let embed: @Sendable (Child.Input) -> ParentInput
   @usableFromInline let output: @Sendable (Child.Output) -> ParentOutput
+  /// The namespace of the child's cancellation ids: its state's path.
+  @usableFromInline let namespace: AnyCancelID
 
   /// - Parameters:
   ///   - child: the child machine.
@@ -238,6 +283,7 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
   ) {
     self.child = child
     self.state = state
+    self.namespace = AnyCancelID(ScopeNamespace(path: state))
     self.extract = input
     self.embed = embed
     self.output = output
@@ -270,7 +316,23 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
   /// effect it returns into the parent's.
   @inlinable
   public func reduce(into parent: inout ParentState, child input: Child.Input) -> Effect<ParentInput, ParentOutput> {
-    child.reduce(into: &parent[keyPath: state], input).map(input: embed, output: output)
+    child.reduce(into: &parent[keyPath: state], input).map(input: embed, output: output, namespace: namespace)
+  }
+}
+
+/// A scope's namespace: the path of its child's state in the parent's.
+@usableFromInline
+struct ScopeNamespace: Hashable, Sendable, CustomStringConvertible {
+  @usableFromInline let path: AnyKeyPath & Sendable
+
+  @usableFromInline init(path: AnyKeyPath & Sendable) { self.path = path }
+
+  @usableFromInline static func == (lhs: Self, rhs: Self) -> Bool { lhs.path == rhs.path }
+  @usableFromInline func hash(into hasher: inout Hasher) { hasher.combine(path) }
+
+  @usableFromInline var description: String {
+    let text = "\(path)"
+    return text.split(separator: ".").last.map(String.init) ?? text
   }
 }
 
