@@ -263,8 +263,6 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
   @usableFromInline let extract: @Sendable (ParentInput) -> Child.Input?
   @usableFromInline let embed: @Sendable (Child.Input) -> ParentInput
   @usableFromInline let output: @Sendable (Child.Output) -> ParentOutput
-  /// The namespace of the child's cancellation ids: its state's path.
-  @usableFromInline let namespace: AnyCancelID
 
   /// - Parameters:
   ///   - child: the child machine.
@@ -283,7 +281,6 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
   ) {
     self.child = child
     self.state = state
-    self.namespace = AnyCancelID(ScopeNamespace(path: state))
     self.extract = input
     self.embed = embed
     self.output = output
@@ -316,7 +313,9 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
   /// effect it returns into the parent's.
   @inlinable
   public func reduce(into parent: inout ParentState, child input: Child.Input) -> Effect<ParentInput, ParentOutput> {
-    child.reduce(into: &parent[keyPath: state], input).map(input: embed, output: output, namespace: namespace)
+    // The child's ids go in a namespace named by its state's path.
+    child.reduce(into: &parent[keyPath: state], input).map(
+      input: embed, output: output, namespace: AnyCancelID(ScopeNamespace(path: state)))
   }
 }
 
