@@ -36,8 +36,17 @@ import Observation
 ///   exactly once, in order; before one is delivered, the model applies the
 ///   feature's latest published state (the state that produced the output,
 ///   or a later one), as `Feature` publishes state before its outputs.
-///   Outputs emitted before the model was created are not delivered.
-/// - **Lifetime.** Releasing the model ends its two tasks; it does not
+///   Outputs emitted before the model was created are not delivered, and
+///   are not waited for: the model counts outputs from its own
+///   subscription.
+/// - **Bindings.** A ``binding(_:send:)`` write shows at once; once the
+///   feature has reduced the input it sent, the model shows the feature's
+///   published state again — so a write the machine refuses or transforms
+///   (a 5-character code into a 4-character field) snaps back to what the
+///   feature holds, even when that state was not republished. A binding
+///   holds the model weakly: used after the model is released, a write does
+///   nothing and a read returns the last value it read.
+/// - **Lifetime.** Releasing the model ends its tasks; it does not
 ///   finish the feature (whoever made the feature finishes it). When the
 ///   feature finishes, the model keeps its final state.
 @MainActor
@@ -57,6 +66,12 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   let registrar = ObservationRegistrar()
   var fields: [AnyKeyPath: FieldObservation<Machine>] = [:]
   var deliveredOutputs = 0
+  /// The feature's output count when this model subscribed: outputs before
+  /// it are not this model's to deliver.
+  var outputBaseline = 0
+  /// The publication (``Feature``'s state version) the model shows; nil
+  /// while it shows a binding's local write not yet reduced.
+  var appliedVersion: UInt64?
   var appliedStates = 0
   var settleWaiters: [CheckedContinuation<Void, Never>] = []
   var followers: [Task<Void, Never>] = []
@@ -75,18 +90,23 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
     // returns is missed.
     let states = feature.stateValues
     let outputs = feature.outputValues
-    current = feature.publishedState
+    // Read after subscribing: an output emitted while this runs is counted
+    // as before the model (never waited for), never as one it must deliver.
+    outputBaseline = feature.emittedOutputCount
+    let (initial, version) = feature.versionedPublishedState
+    current = initial
+    appliedVersion = version
     followers = [
       Task { [weak self] in
-        for await state in states {
+        for await _ in states {
           guard let self else { return }
-          self.apply(state)
+          self.applyPublished()
         }
       },
       Task { [weak self] in
         for await output in outputs {
           guard let self else { return }
-          self.apply(self.feature.publishedState)
+          self.applyPublished()
           self.deliveredOutputs += 1
           self.onOutput?(output)
           self.resumeSettledWaiters()
@@ -137,14 +157,35 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   public func binding<Value: Equatable>(
     _ keyPath: WritableKeyPath<State, Value>, send input: @escaping (Value) -> Input
   ) -> FieldBinding<Value> {
-    FieldBinding(
-      get: { [unowned self] in self[dynamicMember: keyPath] },
-      set: { [unowned self] value in
+    let last = LastValue(current[keyPath: keyPath])
+    return FieldBinding(
+      get: { [weak self] in
+        guard let self else { return last.value }
+        last.value = self[dynamicMember: keyPath]
+        return last.value
+      },
+      set: { [weak self] value in
+        guard let self else { return }
         var next = current
         next[keyPath: keyPath] = value
-        apply(next, counted: false)
+        apply(next, version: nil, counted: false)
+        last.value = value
         feature.send(input(value))
+        resyncAfterReduce()
       })
+  }
+
+  /// Once the feature has reduced what was sent so far, shows its published
+  /// state again (a refused write published nothing to bring it back).
+  func resyncAfterReduce() {
+    let feature = self.feature
+    resyncs += 1
+    Task { [weak self] in
+      await feature.flush()
+      guard let self else { return }
+      self.resyncs -= 1
+      self.applyPublished()
+    }
   }
 
   // MARK: Tests
@@ -156,6 +197,8 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   /// effect that never ends keeps it waiting, as it does `idle()`.
   public func settled() async {
     await feature.idle()
+    await feature.flush()
+    applyPublished()
     await waitUntilCaughtUp()
   }
 
@@ -166,6 +209,7 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   /// wait for forever).
   public func caughtUp() async {
     await feature.flush()
+    applyPublished()
     await waitUntilCaughtUp()
   }
 
@@ -181,12 +225,24 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
 
   // MARK: Internals
 
+  /// Shows the feature's latest publication, and holds there by its
+  /// version (not `==`, which a `NaN` in the state breaks).
   var isSettled: Bool {
-    current == feature.publishedState && deliveredOutputs >= feature.emittedOutputCount
+    resyncs == 0 && appliedVersion == feature.versionedPublishedState.version
+      && deliveredOutputs >= feature.emittedOutputCount - outputBaseline
   }
 
-  func apply(_ next: State, counted: Bool = true) {
+  /// Binding writes whose reduction the model has not yet caught up with.
+  var resyncs = 0
+
+  func applyPublished() {
+    let (state, version) = feature.versionedPublishedState
+    apply(state, version: version)
+  }
+
+  func apply(_ next: State, version: UInt64?, counted: Bool = true) {
     if counted { appliedStates += 1 }
+    appliedVersion = version
     defer { if counted { resumeSettledWaiters() } }
     guard next != current else { return }
     let previous = current
@@ -227,6 +283,13 @@ struct FieldObservation<Machine: StateMachine> {
   let access: (FeatureModel<Machine>) -> Void
   let willSet: (FeatureModel<Machine>) -> Void
   let didSet: (FeatureModel<Machine>) -> Void
+}
+
+/// The last value a binding read or wrote, for reads after its model is gone.
+@MainActor
+final class LastValue<Value> {
+  var value: Value
+  init(_ value: Value) { self.value = value }
 }
 
 /// A get/set pair for one state field (``FeatureModel/binding(_:send:)``):

@@ -259,3 +259,36 @@ struct TestClockTests {
     #expect(testClock.sleeperCount == 0)
   }
 }
+
+/// A load that answers at once, and an unrelated input.
+struct QuickLoad: StateMachine {
+  struct State: Equatable, Sendable {
+    var loaded = false
+    var other = 0
+  }
+  enum Input: Sendable, Equatable { case load, loaded, other }
+  typealias Output = Never
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .load: return .run { send in send(.loaded) }
+    case .loaded: state.loaded = true
+    case .other: state.other += 1
+    }
+    return .none
+  }
+}
+
+@Suite("FeatureTester, non-exhaustive")
+struct NonExhaustiveTesterTests {
+  @Test("send(.load); send(.other); receive(.loaded): found on every run, whenever .loaded arrived")
+  func receiveAcrossAnInterveningSend() async {
+    for _ in 0..<200 {
+      let tester = FeatureTester(QuickLoad(), initialState: .init(), exhaustivity: .off)
+      await tester.send(.load)
+      await tester.send(.other) { $0.other = 1 }
+      await tester.receive(.loaded) { $0.loaded = true }
+      await tester.finish()
+    }
+  }
+}

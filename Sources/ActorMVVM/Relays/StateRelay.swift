@@ -73,6 +73,14 @@ public final class StateRelay<Value: Sendable>: Sendable {
   @inlinable
   public var value: Value { storage.withLock { $0.shared.value } }
 
+  /// The current value and the number of its publication (every
+  /// ``accept(_:)`` that changed it counts one): two reads with the same
+  /// version saw the same publication, whatever `==` says of the values.
+  @inlinable
+  package var versionedValue: (value: Value, version: UInt64) {
+    storage.withLock { ($0.shared.value, $0.shared.version) }
+  }
+
   /// Whether ``finish()`` has been called.
   @inlinable
   public var isFinished: Bool { storage.withLock { $0.finished } }

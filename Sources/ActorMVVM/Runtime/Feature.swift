@@ -203,6 +203,9 @@ public final actor Feature<Machine: StateMachine> {
   @inlinable
   public nonisolated var publishedState: State { stateRelay.value }
 
+  /// ``publishedState`` and the number of its publication, read together.
+  package nonisolated var versionedPublishedState: (value: State, version: UInt64) { stateRelay.versionedValue }
+
   /// State updates as an `AsyncStream` (guarantee 3). Subscribed when read.
   public nonisolated var states: AsyncStream<State> { stateRelay.stream }
 
