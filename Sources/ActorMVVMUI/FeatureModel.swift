@@ -235,8 +235,11 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   /// Binding writes whose reduction the model has not yet caught up with.
   var resyncs = 0
 
+  /// Applies the feature's latest publication, unless the model shows it
+  /// already (then it counts as no applied state).
   func applyPublished() {
     let (state, version) = feature.versionedPublishedState
+    guard version != appliedVersion else { return resumeSettledWaiters() }
     apply(state, version: version)
   }
 

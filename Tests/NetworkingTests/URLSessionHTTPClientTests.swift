@@ -135,21 +135,25 @@ struct URLSessionHTTPClientTests {
     }
   }
 
-  @Test("Cancelling the caller mid-transfer closes the connection and throws .cancelled")
+  @Test(
+    "Cancelling the caller mid-transfer closes the connection and throws .cancelled", .timeLimit(.minutes(12)))
   func cancellation() async throws {
     struct Arrived: Decodable { let arrived: Bool }
     struct Closed: Decodable { let closed: Bool }
     let id = UUID().uuidString
-    let held = try request("/hold/\(id)", timeout: .seconds(30))
+    // Every wait below is on the server's own events (arrived, closed), whose
+    // only limit (300 s) guards a stuck thread: load slows this test, it
+    // cannot fail it.
+    let held = try request("/hold/\(id)", timeout: .seconds(330))
     let client = self.client
     let task = Task { try await client.send(held) }
     // The server says when the request is in flight: cancel then, not before.
-    let arrived = try await client.send(request("/wait-arrived/\(id)", timeout: .seconds(15))).decode(Arrived.self)
+    let arrived = try await client.send(request("/wait-arrived/\(id)", timeout: .seconds(330))).decode(Arrived.self)
     try #require(arrived.arrived, "the held request never reached the server")
     task.cancel()
     await #expect(throws: HTTPError.cancelled) { try await task.value }
-    // And the server saw the client hang up (it would otherwise answer after 10 s).
-    let closed = try await client.send(request("/wait-closed/\(id)", timeout: .seconds(15))).decode(Closed.self)
+    // And the server saw the client hang up (it would otherwise answer after 300 s).
+    let closed = try await client.send(request("/wait-closed/\(id)", timeout: .seconds(330))).decode(Closed.self)
     #expect(closed.closed)
   }
 

@@ -204,8 +204,10 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     return Task.detached(priority: run.priority) {
       await EffectScope.with(scope) { await operation(Send(run: token)) }
       token.markReturned()
-      sink(.ended(generation: generation))
+      // Uncounted before the runner hears of the end: once it forgets this
+      // task (and `finish()` stops waiting for it), the count is exact.
       counters.effectCount.decrement()
+      sink(.ended(generation: generation))
     }
   }
 

@@ -139,8 +139,10 @@ struct Mailbox<Machine: StateMachine>: Sendable {
       // Registered under the lock, so the task cannot deregister before it is registered.
       let task = Task {
         await EffectScope.with(EffectScope(host: host, binding: id)) { await body(mailbox) }
-        _ = mailbox.state.withLock { $0.bindings.removeValue(forKey: id) }
+        // Uncounted before it leaves the table: once `finish()` cannot see
+        // it to wait for it, the count is exact.
         counters.bindingCount.decrement()
+        _ = mailbox.state.withLock { $0.bindings.removeValue(forKey: id) }
       }
       state.bindings[id] = task
       return task
