@@ -10,6 +10,7 @@ enum Reflect {
     guard mirror.displayStyle == .enum, let child = mirror.children.first, let name = child.label else {
       return ("\(value)", .null, "")
     }
+    if Secrets.isSecret(name) { return (name, .string(Secrets.mask), Secrets.mask) }  // tokenIssued(•••)
     let payload = child.value
     return (name, json(payload), text(payload))
   }
