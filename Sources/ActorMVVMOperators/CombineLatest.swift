@@ -31,7 +31,10 @@ public func combineLatest<A: AsyncSequence & Sendable, B: AsyncSequence & Sendab
 }
 
 /// `combineLatest` of three sequences, with the contract of the two-sequence
-/// form.
+/// form over three: it finishes when all three have finished, or when an
+/// element arrives before all three have produced one and the other two
+/// have finished — Rx's three-way rule, not that of two nested pairs.
+@inlinable
 public func combineLatest<
   A: AsyncSequence & Sendable, B: AsyncSequence & Sendable, C: AsyncSequence & Sendable
 >(
@@ -41,7 +44,7 @@ where
   A.Element: Sendable, B.Element: Sendable, C.Element: Sendable,
   A.Failure == B.Failure, B.Failure == C.Failure
 {
-  combineLatest(combineLatest(a, b), c).map { pair, c in (pair.0, pair.1, c) }
+  AsyncCombineLatest3Sequence(a: a, b: b, c: c)
 }
 
 /// The sequence returned by ``combineLatest(_:_:)``.

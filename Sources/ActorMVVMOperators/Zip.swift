@@ -3,9 +3,9 @@ import ActorMVVM
 /// Pairs the elements of two sequences by position: Rx's `zip`.
 ///
 /// - **Emits** `(a[n], b[n])` as soon as both n-th elements have arrived.
-/// - **Finishes**, as Rx's, as soon as one upstream has finished and every
-///   element it produced has been paired: no pair can follow. The other
-///   upstream is cancelled.
+/// - **Finishes**, as Rx's two-way `zip`, when both upstreams have
+///   finished — not when one has and its elements are paired (a zip of a
+///   never-ending and an empty sequence never ends, as in Rx).
 /// - **Errors:** the first error from either upstream is thrown at once.
 /// - **Cancellation:** cancelling the consuming task ends the sequence at
 ///   its next `next()`; that, or dropping the iterator, cancels both
@@ -118,8 +118,8 @@ struct ZipStateMachine<A: Sendable, B: Sendable>: OperatorStateMachine {
       indexB += 1
     }
     compact()
-    // A side that has ended with nothing left unpaired ends the zip.
-    if (finishedA && indexA == queueA.count) || (finishedB && indexB == queueB.count) { output.finish() }
+    // As Rx's ZipSink: over once both sides are.
+    if finishedA && finishedB { output.finish() }
     return nil
   }
 

@@ -1,0 +1,357 @@
+import ActorMVVM
+
+/// Combines the latest elements of any number of sequences: Rx's
+/// `combineLatest` over a collection.
+///
+/// - **Emits** `[s0's latest, s1's latest, …]` each time an upstream
+///   produces an element, once every upstream has produced one.
+/// - **Finishes** when every upstream has finished; or, as Rx's, when an
+///   element arrives before every upstream has produced one and all the
+///   others have finished (no array can follow). An empty array finishes
+///   at once.
+/// - **Errors:** the first error from any upstream is thrown at once; the
+///   others are cancelled.
+/// - **Cancellation:** cancelling the consuming task ends the sequence at
+///   its next `next()`; that, or dropping the iterator, cancels every
+///   upstream task.
+/// - **After the end:** once it has returned nil or thrown, `next()`
+///   returns nil forever.
+/// - **Buffering:** one task per upstream, started on the first `next()`;
+///   at most 128 arrays wait for the consumer before they stop being pulled.
+@inlinable
+public func combineLatest<S: AsyncSequence & Sendable>(_ sequences: [S]) -> AsyncCombineLatestCollectionSequence<S>
+where S.Element: Sendable {
+  AsyncCombineLatestCollectionSequence(bases: sequences)
+}
+
+/// Pairs the elements of any number of sequences by position: Rx's `zip`
+/// over a collection.
+///
+/// - **Emits** `[s0[n], s1[n], …]` as soon as every upstream's n-th element
+///   has arrived.
+/// - **Finishes** when every upstream has finished; or, as Rx's, when an
+///   element arrives that cannot complete an array and all the others have
+///   finished. An empty array finishes at once.
+/// - **Errors**, **cancellation**, **after the end:** as
+///   ``combineLatest(_:)-([S])``.
+/// - **Buffering:** elements wait for their partners without bound, as in
+///   Rx; at most 128 arrays wait for the consumer.
+@inlinable
+public func zip<S: AsyncSequence & Sendable>(_ sequences: [S]) -> AsyncZipCollectionSequence<S>
+where S.Element: Sendable {
+  AsyncZipCollectionSequence(bases: sequences)
+}
+
+/// Interleaves the elements of any number of sequences as they arrive: Rx's
+/// `merge` over a collection.
+///
+/// - **Emits** every element of every upstream, in the order they reach the
+///   operator; each upstream's own order is kept.
+/// - **Finishes** when every upstream has finished (an empty array at once).
+/// - **Errors**, **cancellation**, **after the end**, **buffering:** as
+///   ``combineLatest(_:)-([S])``.
+@inlinable
+public func merge<S: AsyncSequence & Sendable>(_ sequences: [S]) -> AsyncMergeCollectionSequence<S>
+where S.Element: Sendable {
+  AsyncMergeCollectionSequence(bases: sequences)
+}
+
+/// The sequence returned by ``combineLatest(_:)-([S])``.
+public struct AsyncCombineLatestCollectionSequence<S: AsyncSequence & Sendable>: AsyncSequence, Sendable
+where S.Element: Sendable {
+  /// The type of the elements.
+  public typealias Element = [S.Element]
+  /// The type of error iteration can throw.
+  public typealias Failure = S.Failure
+  @usableFromInline let bases: [S]
+
+  @inlinable init(bases: [S]) { self.bases = bases }
+
+  /// Makes this sequence's iterator (see ``combineLatest(_:)-([S])``).
+  @inlinable public func makeAsyncIterator() -> Iterator { Iterator(bases: bases) }
+
+  /// The iterator: one consumer at a time; the contract is the sequence's.
+  public struct Iterator: AsyncIteratorProtocol {
+    @usableFromInline let bases: [S]
+    @usableFromInline var reader = OperatorReader<CollectionStateMachine<S.Element, [S.Element]>>()
+
+    @inlinable init(bases: [S]) { self.bases = bases }
+
+    /// The next element, or nil once the sequence has ended.
+    @inlinable
+    public mutating func next() async throws(S.Failure) -> [S.Element]? {
+      try await next(isolation: nil)
+    }
+
+    /// `next()` for a caller isolated to `actor`.
+    @inlinable
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(S.Failure) -> [S.Element]? {
+      try await reader.next(bases, make: { .combineLatest(count: $0) }, isolation: actor)
+    }
+  }
+}
+
+/// The sequence returned by ``zip(_:)-([S])``.
+public struct AsyncZipCollectionSequence<S: AsyncSequence & Sendable>: AsyncSequence, Sendable
+where S.Element: Sendable {
+  /// The type of the elements.
+  public typealias Element = [S.Element]
+  /// The type of error iteration can throw.
+  public typealias Failure = S.Failure
+  @usableFromInline let bases: [S]
+
+  @inlinable init(bases: [S]) { self.bases = bases }
+
+  /// Makes this sequence's iterator (see ``zip(_:)-([S])``).
+  @inlinable public func makeAsyncIterator() -> Iterator { Iterator(bases: bases) }
+
+  /// The iterator: one consumer at a time; the contract is the sequence's.
+  public struct Iterator: AsyncIteratorProtocol {
+    @usableFromInline let bases: [S]
+    @usableFromInline var reader = OperatorReader<CollectionStateMachine<S.Element, [S.Element]>>()
+
+    @inlinable init(bases: [S]) { self.bases = bases }
+
+    /// The next element, or nil once the sequence has ended.
+    @inlinable
+    public mutating func next() async throws(S.Failure) -> [S.Element]? {
+      try await next(isolation: nil)
+    }
+
+    /// `next()` for a caller isolated to `actor`.
+    @inlinable
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(S.Failure) -> [S.Element]? {
+      try await reader.next(bases, make: { .zip(count: $0) }, isolation: actor)
+    }
+  }
+}
+
+/// The sequence returned by ``merge(_:)-([S])``.
+public struct AsyncMergeCollectionSequence<S: AsyncSequence & Sendable>: AsyncSequence, Sendable
+where S.Element: Sendable {
+  /// The type of the elements.
+  public typealias Element = S.Element
+  /// The type of error iteration can throw.
+  public typealias Failure = S.Failure
+  @usableFromInline let bases: [S]
+
+  @inlinable init(bases: [S]) { self.bases = bases }
+
+  /// Makes this sequence's iterator (see ``merge(_:)-([S])``).
+  @inlinable public func makeAsyncIterator() -> Iterator { Iterator(bases: bases) }
+
+  /// The iterator: one consumer at a time; the contract is the sequence's.
+  public struct Iterator: AsyncIteratorProtocol {
+    @usableFromInline let bases: [S]
+    @usableFromInline var reader = OperatorReader<CollectionStateMachine<S.Element, S.Element>>()
+
+    @inlinable init(bases: [S]) { self.bases = bases }
+
+    /// The next element, or nil once the sequence has ended.
+    @inlinable
+    public mutating func next() async throws(S.Failure) -> S.Element? {
+      try await next(isolation: nil)
+    }
+
+    /// `next()` for a caller isolated to `actor`.
+    @inlinable
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(S.Failure) -> S.Element? {
+      try await reader.next(bases, make: { .merge(count: $0) }, isolation: actor)
+    }
+  }
+}
+
+/// The decisions of combineLatest, zip and merge over n upstreams (STYLE
+/// §3), after RxSwift's `CombineLatestCollectionTypeSink`,
+/// `ZipCollectionTypeSink` and `Merge`: events are an upstream's index and
+/// its element or end.
+@usableFromInline
+struct CollectionStateMachine<Value: Sendable, Element: Sendable>: OperatorStateMachine {
+  @usableFromInline
+  enum Event: Sendable {
+    case element(Int, Value)
+    case ended(Int, (any Error)?)
+  }
+  @usableFromInline typealias Command = Never
+
+  @usableFromInline enum Kind: Sendable { case combineLatest, zip, merge }
+
+  @usableFromInline let kind: Kind
+  @usableFromInline let emitValue: @Sendable (Value) -> Element?
+  @usableFromInline let emitArray: @Sendable ([Value]) -> Element?
+  /// combineLatest: each upstream's latest; zip: each upstream's queue.
+  @usableFromInline var queues: [[Value]]
+  @usableFromInline var done: [Bool]
+  @usableFromInline var doneCount = 0
+  /// Upstreams with at least one element (combineLatest) or a queued one (zip).
+  @usableFromInline var ready = 0
+
+  @inlinable
+  init(
+    kind: Kind, count: Int, emitValue: @escaping @Sendable (Value) -> Element?,
+    emitArray: @escaping @Sendable ([Value]) -> Element?
+  ) {
+    self.kind = kind
+    self.emitValue = emitValue
+    self.emitArray = emitArray
+    queues = Array(repeating: [], count: count)
+    done = Array(repeating: false, count: count)
+  }
+
+  @inlinable
+  mutating func handle(_ event: Event, output: inout OperatorOutput<Element>) -> Never? {
+    switch event {
+    case .ended(_, let error?):
+      output.fail(error)
+    case .ended(let index, nil):
+      guard !done[index] else { return nil }
+      done[index] = true
+      doneCount += 1
+      if doneCount == done.count { output.finish() }
+    case .element(let index, let value):
+      switch kind {
+      case .merge:
+        if let element = emitValue(value) { output.emit(element) }
+      case .combineLatest:
+        if queues[index].isEmpty { ready += 1 }
+        queues[index] = [value]
+        if ready == queues.count {
+          if let element = emitArray(queues.map { $0[0] }) { output.emit(element) }
+        } else if othersDone(index) {
+          output.finish()
+        }
+      case .zip:
+        queues[index].append(value)
+        if queues[index].count == 1 { ready += 1 }
+        if ready == queues.count {
+          let values = queues.indices.map { queues[$0].removeFirst() }
+          ready = queues.count(where: { !$0.isEmpty })
+          if let element = emitArray(values) { output.emit(element) }
+        } else if othersDone(index) {
+          output.finish()
+        }
+      }
+    }
+    return nil
+  }
+
+  @inlinable
+  func othersDone(_ index: Int) -> Bool {
+    doneCount - (done[index] ? 1 : 0) == done.count - 1
+  }
+}
+
+extension CollectionStateMachine where Element == [Value] {
+  @inlinable static func combineLatest(count: Int) -> Self {
+    Self(kind: .combineLatest, count: count, emitValue: { _ in nil }, emitArray: { $0 })
+  }
+  @inlinable static func zip(count: Int) -> Self {
+    Self(kind: .zip, count: count, emitValue: { _ in nil }, emitArray: { $0 })
+  }
+}
+
+extension CollectionStateMachine where Element == Value {
+  @inlinable static func merge(count: Int) -> Self {
+    Self(kind: .merge, count: count, emitValue: { $0 }, emitArray: { _ in nil })
+  }
+}
+
+extension OperatorReader {
+  /// The next element of an operator over `bases`: on the first call,
+  /// starts the machine `make(count)` builds and one pump per upstream.
+  /// With no upstream, the operator is over at once.
+  @inlinable
+  mutating func next<S: AsyncSequence & Sendable, Output: Sendable>(
+    _ bases: [S], make: (Int) -> CollectionStateMachine<S.Element, Output>, isolation actor: isolated (any Actor)?
+  ) async throws(S.Failure) -> Output?
+  where S.Element: Sendable, Machine == CollectionStateMachine<S.Element, Output> {
+    if bases.isEmpty { return end() }
+    return try await next(
+      start: {
+        let core = OperatorCore(make(bases.count))
+        for (index, base) in bases.enumerated() {
+          core.spawn { core in
+            await pump(
+              base, into: core, wrap: { .element(index, $0) }, end: { .ended(index, $0) }, perform: { _, _ in })
+          }
+        }
+        return core
+      }, failure: S.Failure.self, isolation: actor)
+  }
+}
+
+/// One of three element types: how `combineLatest(_:_:_:)` runs three
+/// upstreams of different types through one n-ary machine.
+@usableFromInline
+enum OneOfThree<A: Sendable, B: Sendable, C: Sendable>: Sendable {
+  case a(A), b(B), c(C)
+}
+
+/// The sequence `combineLatest(_:_:_:)` returns: the n-ary machine over
+/// three upstreams, so it finishes as Rx's three-way `combineLatest` does
+/// (not as two nested pairs would).
+@usableFromInline
+struct AsyncCombineLatest3Sequence<
+  A: AsyncSequence & Sendable, B: AsyncSequence & Sendable, C: AsyncSequence & Sendable
+>:
+  AsyncSequence, Sendable
+where
+  A.Element: Sendable, B.Element: Sendable, C.Element: Sendable, A.Failure == B.Failure, A.Failure == C.Failure
+{
+  @usableFromInline typealias Element = (A.Element, B.Element, C.Element)
+  @usableFromInline typealias Failure = A.Failure
+  @usableFromInline typealias Value = OneOfThree<A.Element, B.Element, C.Element>
+  @usableFromInline typealias Machine = CollectionStateMachine<Value, Element>
+
+  @usableFromInline let a: A
+  @usableFromInline let b: B
+  @usableFromInline let c: C
+
+  @inlinable init(a: A, b: B, c: C) {
+    self.a = a
+    self.b = b
+    self.c = c
+  }
+
+  @inlinable func makeAsyncIterator() -> Iterator { Iterator(a: a, b: b, c: c) }
+
+  @usableFromInline
+  struct Iterator: AsyncIteratorProtocol {
+    @usableFromInline let a: A
+    @usableFromInline let b: B
+    @usableFromInline let c: C
+    @usableFromInline var reader = OperatorReader<Machine>()
+
+    @inlinable init(a: A, b: B, c: C) {
+      self.a = a
+      self.b = b
+      self.c = c
+    }
+
+    @inlinable
+    mutating func next() async throws(A.Failure) -> Element? {
+      let (a, b, c) = (self.a, self.b, self.c)
+      return try await reader.next(
+        start: {
+          let core = OperatorCore(
+            Machine(
+              kind: .combineLatest, count: 3, emitValue: { _ in nil },
+              emitArray: { values in
+                guard case .a(let first) = values[0], case .b(let second) = values[1], case .c(let third) = values[2]
+                else { return nil }
+                return (first, second, third)
+              }))
+          core.spawn { core in
+            await pump(a, into: core, wrap: { .element(0, .a($0)) }, end: { .ended(0, $0) }, perform: { _, _ in })
+          }
+          core.spawn { core in
+            await pump(b, into: core, wrap: { .element(1, .b($0)) }, end: { .ended(1, $0) }, perform: { _, _ in })
+          }
+          core.spawn { core in
+            await pump(c, into: core, wrap: { .element(2, .c($0)) }, end: { .ended(2, $0) }, perform: { _, _ in })
+          }
+          return core
+        }, failure: A.Failure.self, isolation: nil)
+    }
+  }
+}
