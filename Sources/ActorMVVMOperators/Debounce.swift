@@ -8,8 +8,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///   arrives, and its deadline is that instant plus `interval`; a timer on
   ///   `clock` emits it at the deadline unless a newer element arrived
   ///   first. What is emitted never depends on when the consumer pulls: a
-  ///   busy consumer receives the same elements, later. A deadline that
-  ///   falls on the same instant as a new arrival fires first.
+  ///   busy consumer receives the same elements, later. Same instant, as
+  ///   RxSwift: a new arrival at the very instant a pending element is due
+  ///   replaces it (an input at T comes before the timer due at T).
   /// - **Finishes** when `self` finishes, first emitting a pending element
   ///   at once (it does not wait out the interval), as Rx does.
   /// - **Errors:** an upstream error is thrown at once; a pending element is
@@ -111,7 +112,13 @@ struct DebounceStateMachine<Element: Sendable, Instant: InstantProtocol>: TimedS
   mutating func handle(_ event: Event, output: inout OperatorOutput<Element>) -> Command? {
     switch event {
     case .element(let element, let now):
-      emitIfDue(at: now, into: &output)
+      // A pending element due before this arrival was due (its timer is
+      // late, on real time): emitted first. One due at this very instant is
+      // replaced, as in RxSwift (an input at T comes before the timer at T).
+      if let pending, pending.deadline < now {
+        output.emit(pending.element)
+        self.pending = nil
+      }
       pending = (element, now.advanced(by: interval))
       guard !timerRunning else { return nil }
       timerRunning = true
@@ -122,11 +129,11 @@ struct DebounceStateMachine<Element: Sendable, Instant: InstantProtocol>: TimedS
       if let pending { return .rearm(until: pending.deadline) }
       timerRunning = false
       return nil
-    case .ended(let error?):
+    case .ended(let error?, _):
       pending = nil
       output.fail(error)
       return nil
-    case .ended(nil):
+    case .ended(nil, _):
       if let pending { output.emit(pending.element) }
       pending = nil
       output.finish()

@@ -6,8 +6,9 @@ extension AsyncSequence {
   /// Runs in the consumer's task: the prefix is returned without
   /// suspending, then `self` is pulled directly (it is iterated only once
   /// the prefix is consumed, as Rx subscribes after emitting the prefix),
-  /// and the sequence finishes, throws and cancels when `self` does. A
-  /// cancelled consumer stops at its next `next()`, prefix included. After
+  /// and the sequence finishes and throws when `self` does. A cancelled
+  /// consumer stops at its next `next()`, prefix included, even if `self`
+  /// ignores cancellation. After
   /// it has returned nil or thrown, `next()` returns nil forever.
   @inlinable
   public func prepend(_ elements: Element...) -> AsyncPrependSequence<Self> {
@@ -66,8 +67,12 @@ public struct AsyncPrependSequence<Base: AsyncSequence>: AsyncSequence {
         return prefix[index]
       }
       if iterator == nil { iterator = base.makeAsyncIterator() }
+      if Task.isCancelled {  // a cancelled consumer stops here, whatever the upstream does
+        done = true
+        return nil
+      }
       do {
-        if let element = try await iterator!.next(isolation: actor) { return element }
+        if let element = try await iterator!.next(isolation: actor), !Task.isCancelled { return element }
         done = true
         return nil
       } catch {

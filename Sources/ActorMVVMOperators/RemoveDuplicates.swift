@@ -3,10 +3,11 @@ import ActorMVVM
 extension AsyncSequence {
   /// Skips elements equal to the one before them: Rx's `distinctUntilChanged`.
   ///
-  /// Runs in the consumer's task, pulling `self` directly: it finishes,
-  /// throws and cancels exactly when `self` does, and remembers one
-  /// element. After it has returned nil or thrown, `next()` returns nil
-  /// forever, whatever `self` would do.
+  /// Runs in the consumer's task, pulling `self` directly: it finishes and
+  /// throws exactly when `self` does, and remembers one element. A
+  /// cancelled consumer gets nil at its next `next()`, even if `self`
+  /// ignores cancellation. After it has returned nil or thrown, `next()`
+  /// returns nil forever, whatever `self` would do.
   @inlinable
   public func removeDuplicates() -> AsyncRemoveDuplicatesSequence<Self> where Element: Equatable & Sendable {
     AsyncRemoveDuplicatesSequence(base: self, isDuplicate: { $0 == $1 })
@@ -68,7 +69,8 @@ public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence 
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       guard !done else { return nil }
       do {
-        while let element = try await base.next(isolation: actor) {
+        // A cancelled consumer stops here, even over an upstream that ignores cancellation.
+        while !Task.isCancelled, let element = try await base.next(isolation: actor), !Task.isCancelled {
           if let last, isDuplicate(last, element) { continue }
           last = element
           return element

@@ -4,9 +4,12 @@ extension AsyncSequence {
   /// Emits each running result of `accumulate`, starting from `initial`:
   /// Rx's `scan` (the seed itself is not emitted).
   ///
-  /// Runs in the consumer's task, pulling `self` directly: it finishes,
-  /// throws and cancels exactly when `self` does, and holds one result.
-  /// After it has returned nil or thrown, `next()` returns nil forever.
+  /// Runs in the consumer's task, pulling `self` directly: it finishes and
+  /// throws exactly when `self` does, and holds one result. A cancelled
+  /// consumer gets nil at its next `next()` (and for an element the upstream
+  /// hands back after the cancellation), even if `self` ignores
+  /// cancellation. After it has returned nil or thrown, `next()` returns nil
+  /// forever.
   @inlinable
   public func scan<Result>(
     _ initial: Result, _ accumulate: @escaping @Sendable (Result, Element) -> Result
@@ -53,6 +56,12 @@ public struct AsyncScanSequence<Base: AsyncSequence, Result>: AsyncSequence {
       self.accumulate = accumulate
     }
 
+    @inlinable
+    mutating func finish() -> Result? {
+      done = true
+      return nil
+    }
+
     /// The next element, or nil once the sequence has ended (see the sequence's contract).
     @inlinable
     public mutating func next() async throws(Failure) -> Result? {
@@ -62,12 +71,10 @@ public struct AsyncScanSequence<Base: AsyncSequence, Result>: AsyncSequence {
     /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Result? {
-      guard !done else { return nil }
+      // A cancelled consumer stops here, even over an upstream that ignores cancellation.
+      guard !done, !Task.isCancelled else { return finish() }
       do {
-        guard let element = try await base.next(isolation: actor) else {
-          done = true
-          return nil
-        }
+        guard let element = try await base.next(isolation: actor), !Task.isCancelled else { return finish() }
         result = accumulate(result, element)
         return result
       } catch {

@@ -11,8 +11,10 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///   window are dropped.
   /// - **Timing:** elements are stamped with `clock.now` on arrival and
   ///   windows are measured on `clock`, so what is emitted never depends on
-  ///   when the consumer pulls. A window that closes on the same instant as
-  ///   an arrival closes first.
+  ///   when the consumer pulls. Same instant, as RxSwift: an element that
+  ///   arrives the very instant its window closes is sent at once and the
+  ///   held one is dropped (an input at T comes before the timer due at T;
+  ///   on virtual time, `Marble` and `TestClock` deliver it so).
   /// - **Finishes** when `self` finishes; with `latest: true` and an element
   ///   still held, after emitting it when its window closes (as Rx does).
   /// - **Errors:** an upstream error is thrown at once; a held element is
@@ -123,7 +125,14 @@ struct ThrottleStateMachine<Element: Sendable, Instant: InstantProtocol>: TimedS
   mutating func handle(_ event: Event, output: inout OperatorOutput<Element>) -> Command? {
     switch event {
     case .element(let element, let now):
-      emitHeldIfDue(at: now, into: &output)
+      if held != nil, let lastEmitted, lastEmitted.advanced(by: interval) == now {
+        // As RxSwift: an element arriving the very instant the window closes
+        // is sent at once, and the held one is dropped (an input at T comes
+        // before the timer due at T).
+        held = nil
+      } else {
+        emitHeldIfDue(at: now, into: &output)
+      }
       if let lastEmitted, now < lastEmitted.advanced(by: interval) {
         guard latest else { return nil }  // inside the window: dropped
         held = element
@@ -141,11 +150,11 @@ struct ThrottleStateMachine<Element: Sendable, Instant: InstantProtocol>: TimedS
       timerRunning = false
       if finishing { output.finish() }
       return nil
-    case .ended(let error?):
+    case .ended(let error?, _):
       held = nil
       output.fail(error)
       return nil
-    case .ended(nil):
+    case .ended(nil, _):
       precondition(!finishing, "ThrottleStateMachine: the upstream ended twice, in \(self)")
       if held != nil { finishing = true } else { output.finish() }
       return nil

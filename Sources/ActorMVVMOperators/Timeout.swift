@@ -14,8 +14,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///
   /// - **Emits** every element of `self`, as it arrives.
   /// - **Finishes** when `self` finishes in time.
-  /// - **Errors:** ``TimeoutError`` at the deadline (a deadline on the same
-  ///   instant as an arrival fires first), or the error of `self`; either
+  /// - **Errors:** ``TimeoutError`` at the deadline, or the error of `self`.
+  ///   Same instant, as RxSwift: an element or the end arriving at the
+  ///   deadline itself is in time (an input at T comes before the timer due
+  ///   at T); an end stamped after the deadline, before the timer has run,
+  ///   is a timeout like an element would be. Either
   ///   way the upstream is cancelled. The sequence's `Failure` is
   ///   `any Error`.
   /// - **Cancellation:** cancelling the consuming task ends the sequence at
@@ -90,7 +93,7 @@ where Base.Element: Sendable {
           let core = OperatorCore(Machine(interval: interval, deadline: deadline))
           core.spawn { core in
             await pump(
-              base, into: core, wrap: { .element($0, at: clock.now) }, end: { .ended($0) },
+              base, into: core, wrap: { .element($0, at: clock.now) }, end: { .ended($0, at: clock.now) },
               perform: { command, core in core.performTimer(command, clock: clock) })
           }
           core.performTimer(.startTimer(until: deadline), clock: clock)
@@ -119,8 +122,11 @@ struct TimeoutStateMachine<Element: Sendable, Instant: InstantProtocol>: TimedSt
   @inlinable
   mutating func handle(_ event: Event, output: inout OperatorOutput<Element>) -> Command? {
     switch event {
+    // An event at the deadline itself arrived in time (RxTest's rule: an
+    // input at T comes before the timer due at T); the timer firing at the
+    // deadline means nothing arrived in time.
     case .element(let element, let now):
-      guard now < deadline else {
+      guard now <= deadline else {
         output.fail(TimeoutError())
         return nil
       }
@@ -132,10 +138,14 @@ struct TimeoutStateMachine<Element: Sendable, Instant: InstantProtocol>: TimedSt
         return nil
       }
       return .rearm(until: deadline)
-    case .ended(let error?):
-      output.fail(error)
-    case .ended(nil):
-      output.finish()
+    case .ended(let error, let now):
+      // Ends are stamped like elements: one that arrives after the deadline
+      // (its timer not yet run) is a timeout too.
+      guard now <= deadline else {
+        output.fail(TimeoutError())
+        return nil
+      }
+      if let error { output.fail(error) } else { output.finish() }
     }
     return nil
   }

@@ -30,7 +30,7 @@ struct OperatorStateMachineTests {
     #expect(output.elements.isEmpty)
     #expect(machine.handle(.timerFired(at: at(150)), output: &output) == nil)
     #expect(output.elements == [2])
-    #expect(machine.handle(.ended(nil), output: &output) == nil)
+    #expect(machine.handle(.ended(nil, at: at(500)), output: &output) == nil)
     #expect(output.end.map { if case .finished = $0 { true } else { false } } == true)
   }
 
@@ -39,8 +39,17 @@ struct OperatorStateMachineTests {
     var machine = DebounceStateMachine<Int, Instant>(interval: .milliseconds(100))
     var output = OperatorOutput<Int>()
     _ = machine.handle(.element(1, at: at(0)), output: &output)
-    _ = machine.handle(.element(2, at: at(100)), output: &output)  // the timer task has not run yet
+    _ = machine.handle(.element(2, at: at(101)), output: &output)  // the timer task has not run yet
     #expect(output.elements == [1])
+  }
+
+  @Test("Debounce: an arrival at the very instant the pending element is due replaces it (RxSwift's order)")
+  func debounceArrivalAtTheDeadline() {
+    var machine = DebounceStateMachine<Int, Instant>(interval: .milliseconds(100))
+    var output = OperatorOutput<Int>()
+    _ = machine.handle(.element(1, at: at(0)), output: &output)
+    _ = machine.handle(.element(2, at: at(100)), output: &output)
+    #expect(output.elements.isEmpty)
   }
 
   @Test("Throttle (latest): first passes, the window's last is held and emitted at the close")

@@ -1,7 +1,8 @@
 import ActorMVVM
-import ActorMVVMOperators
 import ActorMVVMTesting
 import Testing
+
+@testable import ActorMVVMOperators
 
 /// RxTest's recorded events as a marble diagram: time 200 (RxTest's
 /// subscription) is tick 0, one tick per `unit` of RxTest's virtual time;
@@ -100,6 +101,70 @@ struct RxVectorTests {
     #expect(output == "|")
   }
 
+  // timeout: 5 units a tick; 42, 43, 44, 45 written a, b, c, d.
+
+  @Test("testTimeout_Duetime_Simple: every element and the end in time")
+  func timeoutSimple() async {
+    let input = rxDiagram([(210, "a"), (225, "b"), (240, "c"), (250, "d"), (260, "|")], unit: 5)
+    let output = await Marble.run(["xs": input], tick: .milliseconds(5)) { inputs, clock in
+      inputs["xs"].timeout(.milliseconds(30), clock: clock)
+    }
+    #expect(output == input)
+  }
+
+  @Test("testTimeout_Duetime_Timeout_Exact: an element exactly at the deadline passes")
+  func timeoutExact() async {
+    let input = rxDiagram([(210, "a"), (220, "b"), (250, "c"), (260, "d"), (270, "|")], unit: 5)
+    let output = await Marble.run(["xs": input], tick: .milliseconds(5)) { inputs, clock in
+      inputs["xs"].timeout(.milliseconds(30), clock: clock)
+    }
+    #expect(output == input)
+  }
+
+  @Test("testTimeout_Duetime_Timeout: silent past the deadline throws at 245")
+  func timeoutOccurs() async {
+    let input = rxDiagram([(210, "a"), (220, "b"), (250, "c"), (260, "d"), (270, "|")], unit: 5)
+    let output = await Marble.run(["xs": input], tick: .milliseconds(5)) { inputs, clock in
+      inputs["xs"].timeout(.milliseconds(25), clock: clock)
+    }
+    #expect(output == rxDiagram([(210, "a"), (220, "b"), (245, "^")], unit: 5))
+  }
+
+  @Test("timeout: an end that reaches the machine after the deadline is a timeout, like an element")
+  func timeoutLateEnd() async {
+    var machine = TimeoutStateMachine<Int, ManualInstant>(
+      interval: .milliseconds(100), deadline: ManualInstant(offset: .milliseconds(100)))
+    var output = OperatorOutput<Int>()
+    _ = machine.handle(.ended(nil, at: ManualInstant(offset: .milliseconds(101))), output: &output)
+    guard case .failed(let error)? = output.end else {
+      Issue.record("a late end finished normally")
+      return
+    }
+    #expect(error is TimeoutError)
+  }
+
+  // throttle: 10 units a tick.
+
+  static let throttleInput = rxDiagram(
+    [(210, "2"), (250, "3"), (310, "4"), (350, "5"), (410, "6"), (450, "7"), (500, "|")], unit: 10)
+
+  @Test("test_ThrottleTimeSpan_NotLatest_Completed: 2 at 210, 6 at 410, completed at 500")
+  func throttleNotLatest() async {
+    let output = await Marble.run(["xs": Self.throttleInput], tick: .milliseconds(10)) { inputs, clock in
+      inputs["xs"].throttle(for: .milliseconds(200), clock: clock, latest: false)
+    }
+    #expect(output == rxDiagram([(210, "2"), (410, "6"), (500, "|")], unit: 10))
+  }
+
+  @Test("test_ThrottleTimeSpan_Completed: 6 at 410 (sent at once, one interval after 2), 7 and the end at 610")
+  func throttleLatest() async {
+    let output = await Marble.run(["xs": Self.throttleInput], tick: .milliseconds(10), extraTicks: 20) {
+      inputs, clock in
+      inputs["xs"].throttle(for: .milliseconds(200), clock: clock, latest: true)
+    }
+    #expect(output == rxDiagram([(210, "2"), (410, "6"), (610, "7"), (610, "|")], unit: 10))
+  }
+
   // combineLatest: 10 units a tick.
 
   @Test("testCombineLatest_Typical3: 6, 9, 12, 15, completed at 800")
@@ -162,4 +227,51 @@ struct RxVectorTests {
     }
     #expect(output == "-1234-5|")
   }
+}
+
+/// An upstream that never ends and ignores cancellation: 1, 2, 3, … (it
+/// yields between elements, so upstreams pulled side by side take turns).
+struct Stubborn: AsyncSequence, Sendable {
+  typealias Element = Int
+  typealias Failure = Never
+  struct Iterator: AsyncIteratorProtocol {
+    typealias Element = Int
+    typealias Failure = Never
+    var count = 0
+    mutating func next() async -> Int? {
+      await Task.yield()
+      count += 1
+      return count
+    }
+  }
+  func makeAsyncIterator() -> Iterator { Iterator() }
+}
+
+@Suite("A cancelled consumer stops at its next next(), over an upstream that ignores cancellation")
+struct CancelledConsumerTests {
+  /// Takes one element, cancels its own task, then counts what else comes.
+  func elementsAfterCancelling<S: AsyncSequence & Sendable>(_ sequence: S) async -> Int where S.Failure == Never {
+    await Task {
+      var (first, after) = (true, 0)
+      for await _ in sequence {
+        if first {
+          first = false
+          withUnsafeCurrentTask { $0?.cancel() }
+        } else {
+          after += 1
+          if after == 100 { break }
+        }
+      }
+      return after
+    }.value
+  }
+
+  @Test func scan() async { #expect(await elementsAfterCancelling(Stubborn().scan(0, +)) == 0) }
+  @Test func prepend() async { #expect(await elementsAfterCancelling(Stubborn().prepend(0)) == 0) }
+  @Test func removeDuplicates() async { #expect(await elementsAfterCancelling(Stubborn().removeDuplicates()) == 0) }
+  @Test func combineLatestOfThree() async {
+    #expect(await elementsAfterCancelling(combineLatest(Stubborn(), Stubborn(), Stubborn()).map { $0.0 }) == 0)
+  }
+  @Test func zipOfAnArray() async { #expect(await elementsAfterCancelling(zip([Stubborn(), Stubborn()])) == 0) }
+  @Test func mergeOfAnArray() async { #expect(await elementsAfterCancelling(merge([Stubborn(), Stubborn()])) == 0) }
 }

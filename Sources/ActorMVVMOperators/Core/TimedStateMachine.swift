@@ -23,8 +23,8 @@ where Command == TimerCommand<Instant>, Event == TimedEvent<Element, Instant> {
 enum TimedEvent<Element: Sendable, Instant: InstantProtocol>: Sendable {
   /// An upstream element, stamped with the instant it arrived.
   case element(Element, at: Instant)
-  /// The upstream's end, or its error.
-  case ended((any Error)?)
+  /// The upstream's end, or its error, stamped with the instant it arrived.
+  case ended((any Error)?, at: Instant)
   /// The timer woke at this instant.
   case timerFired(at: Instant)
 }
@@ -43,7 +43,7 @@ extension OperatorReader where Machine: TimedStateMachine {
         let core = OperatorCore(make())
         core.spawn { core in
           await pump(
-            base, into: core, wrap: { .element($0, at: clock.now) }, end: { .ended($0) },
+            base, into: core, wrap: { .element($0, at: clock.now) }, end: { .ended($0, at: clock.now) },
             perform: { command, core in core.performTimer(command, clock: clock) })
         }
         return core
