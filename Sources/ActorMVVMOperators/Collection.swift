@@ -21,7 +21,7 @@ import ActorMVVM
 @inlinable
 public func combineLatest<S: AsyncSequence & Sendable>(_ sequences: [S]) -> AsyncCombineLatestCollectionSequence<S>
 where S.Element: Sendable {
-  AsyncCombineLatestCollectionSequence(bases: sequences)
+  AsyncArrayCollectionSequence(bases: sequences, kind: .combineLatest)
 }
 
 /// Pairs the elements of any number of sequences by position: Rx's `zip`
@@ -39,7 +39,7 @@ where S.Element: Sendable {
 @inlinable
 public func zip<S: AsyncSequence & Sendable>(_ sequences: [S]) -> AsyncZipCollectionSequence<S>
 where S.Element: Sendable {
-  AsyncZipCollectionSequence(bases: sequences)
+  AsyncArrayCollectionSequence(bases: sequences, kind: .zip)
 }
 
 /// Interleaves the elements of any number of sequences as they arrive: Rx's
@@ -57,60 +57,44 @@ where S.Element: Sendable {
 }
 
 /// The sequence returned by ``combineLatest(_:)-([S])``.
-public struct AsyncCombineLatestCollectionSequence<S: AsyncSequence & Sendable>: AsyncSequence, Sendable
-where S.Element: Sendable {
-  /// The type of the elements.
-  public typealias Element = [S.Element]
-  /// The type of error iteration can throw.
-  public typealias Failure = S.Failure
-  @usableFromInline let bases: [S]
-
-  @inlinable init(bases: [S]) { self.bases = bases }
-
-  /// Makes this sequence's iterator (see ``combineLatest(_:)-([S])``).
-  @inlinable public func makeAsyncIterator() -> Iterator { Iterator(bases: bases) }
-
-  /// The iterator: one consumer at a time; the contract is the sequence's.
-  public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let bases: [S]
-    @usableFromInline var reader = OperatorReader<CollectionStateMachine<S.Element, [S.Element]>>()
-
-    @inlinable init(bases: [S]) { self.bases = bases }
-
-    /// The next element, or nil once the sequence has ended.
-    @inlinable
-    public mutating func next() async throws(S.Failure) -> [S.Element]? {
-      try await next(isolation: nil)
-    }
-
-    /// `next()` for a caller isolated to `actor`.
-    @inlinable
-    public mutating func next(isolation actor: isolated (any Actor)?) async throws(S.Failure) -> [S.Element]? {
-      try await reader.next(bases, make: { .combineLatest(count: $0) }, isolation: actor)
-    }
-  }
-}
+public typealias AsyncCombineLatestCollectionSequence<S: AsyncSequence & Sendable> = AsyncArrayCollectionSequence<S>
+where S.Element: Sendable
 
 /// The sequence returned by ``zip(_:)-([S])``.
-public struct AsyncZipCollectionSequence<S: AsyncSequence & Sendable>: AsyncSequence, Sendable
+public typealias AsyncZipCollectionSequence<S: AsyncSequence & Sendable> = AsyncArrayCollectionSequence<S>
+where S.Element: Sendable
+
+/// The sequence ``combineLatest(_:)-([S])`` and ``zip(_:)-([S])`` return:
+/// arrays of one element per upstream, combined as the operator that made
+/// it says (see each operator's contract).
+public struct AsyncArrayCollectionSequence<S: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where S.Element: Sendable {
   /// The type of the elements.
   public typealias Element = [S.Element]
   /// The type of error iteration can throw.
   public typealias Failure = S.Failure
+  @usableFromInline typealias Machine = CollectionStateMachine<S.Element, [S.Element]>
   @usableFromInline let bases: [S]
+  @usableFromInline let kind: Machine.Kind
 
-  @inlinable init(bases: [S]) { self.bases = bases }
+  @inlinable init(bases: [S], kind: Machine.Kind) {
+    self.bases = bases
+    self.kind = kind
+  }
 
-  /// Makes this sequence's iterator (see ``zip(_:)-([S])``).
-  @inlinable public func makeAsyncIterator() -> Iterator { Iterator(bases: bases) }
+  /// Makes this sequence's iterator (see the operator's contract).
+  @inlinable public func makeAsyncIterator() -> Iterator { Iterator(bases: bases, kind: kind) }
 
-  /// The iterator: one consumer at a time; the contract is the sequence's.
+  /// The iterator: one consumer at a time; the contract is the operator's.
   public struct Iterator: AsyncIteratorProtocol {
     @usableFromInline let bases: [S]
-    @usableFromInline var reader = OperatorReader<CollectionStateMachine<S.Element, [S.Element]>>()
+    @usableFromInline let kind: Machine.Kind
+    @usableFromInline var reader = OperatorReader<Machine>()
 
-    @inlinable init(bases: [S]) { self.bases = bases }
+    @inlinable init(bases: [S], kind: Machine.Kind) {
+      self.bases = bases
+      self.kind = kind
+    }
 
     /// The next element, or nil once the sequence has ended.
     @inlinable
@@ -121,7 +105,10 @@ where S.Element: Sendable {
     /// `next()` for a caller isolated to `actor`.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(S.Failure) -> [S.Element]? {
-      try await reader.next(bases, make: { .zip(count: $0) }, isolation: actor)
+      let kind = self.kind
+      return try await reader.next(
+        bases, make: { Machine(kind: kind, count: $0, emitValue: { _ in nil }, emitArray: { $0 }) },
+        isolation: actor)
     }
   }
 }
@@ -238,15 +225,6 @@ struct CollectionStateMachine<Value: Sendable, Element: Sendable>: OperatorState
   @inlinable
   func othersDone(_ index: Int) -> Bool {
     doneCount - (done[index] ? 1 : 0) == done.count - 1
-  }
-}
-
-extension CollectionStateMachine where Element == [Value] {
-  @inlinable static func combineLatest(count: Int) -> Self {
-    Self(kind: .combineLatest, count: count, emitValue: { _ in nil }, emitArray: { $0 })
-  }
-  @inlinable static func zip(count: Int) -> Self {
-    Self(kind: .zip, count: count, emitValue: { _ in nil }, emitArray: { $0 })
   }
 }
 

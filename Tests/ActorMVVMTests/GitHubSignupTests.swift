@@ -182,13 +182,13 @@ struct GitHubSignupTests {
       ],
       values: ["u3": "secretusername", "p2": "secret", "x": ""],
       tick: tick,
-      feature: { clock in
-        Feature(GitHubSignup(api: MockGitHubAPI(clock: clock, tick: tick)), initialState: .init())
-      },
+      feature: { Feature(GitHubSignup(api: MockGitHubAPI(clock: $0, tick: tick)), initialState: .init()) },
       bind: { feature, inputs in
-        feature.bind(inputs["username"], to: GitHubSignup.Input.username)
-        feature.bind(inputs["password"], to: GitHubSignup.Input.password)
-        feature.bind(inputs["repeatedPassword"], to: GitHubSignup.Input.repeatedPassword)
+        let fields: [(String, @Sendable (String) -> GitHubSignup.Input)] = [
+          ("username", GitHubSignup.Input.username), ("password", GitHubSignup.Input.password),
+          ("repeatedPassword", GitHubSignup.Input.repeatedPassword),
+        ]
+        for (name, input) in fields { feature.bind(inputs[name], to: input) }
         feature.bind(inputs["taps"]) { _ in GitHubSignup.Input.signupTapped }
       },
       record: ["signupEnabled": { $0.signupEnabled ? "t" : "f" }],
