@@ -20,7 +20,7 @@ func rxDiagram(_ events: [(time: Int, symbol: String)], unit: Int) -> String {
 /// RxSwift's own vectors (Tests/RxSwiftTests/Observable+ZipTests.swift,
 /// Observable+CombineLatestTests+arity.swift), times and values translated
 /// into marble diagrams on our public API.
-@Suite("RxSwift's vectors: zip and combineLatest")
+@Suite("RxSwift's vectors on our operators")
 struct RxVectorTests {
   // zip: 5 units a tick (RxSwift's zip vectors use 215, 225, …).
 
@@ -165,6 +165,42 @@ struct RxVectorTests {
     #expect(output == rxDiagram([(210, "2"), (410, "6"), (610, "7"), (610, "|")], unit: 10))
   }
 
+  // catch, catchAndReturn, scan(into:): 10 units a tick.
+
+  @Test("testCatch_ErrorSpecific_Caught: 2, 3, then the fallback's 4 at 240, completed at 250")
+  func catchSwitchesToTheFallback() async {
+    let output = await Marble.run(
+      [
+        "o1": rxDiagram([(210, "2"), (220, "3"), (230, "^")], unit: 10),
+        "o2": rxDiagram([(240, "4"), (250, "|")], unit: 10),
+      ], tick: .milliseconds(10)
+    ) { inputs, _ in
+      inputs["o1"].catch { _ in inputs["o2"] }
+    }
+    #expect(output == rxDiagram([(210, "2"), (220, "3"), (240, "4"), (250, "|")], unit: 10))
+  }
+
+  @Test("catchAndReturn: the element and the end at the error's instant; the sequence never throws")
+  func catchAndReturn() async {
+    let output = await Marble.run(["o1": rxDiagram([(210, "2"), (230, "^")], unit: 10)], tick: .milliseconds(10)) {
+      inputs, _ in
+      let recovered: AsyncCatchSequence<MarbleSource, CatchAndReturnElement<String>> = inputs["o1"].catchAndReturn("9")
+      return recovered
+    }
+    #expect(output == rxDiagram([(210, "2"), (230, "9"), (230, "|")], unit: 10))
+  }
+
+  @Test("testScan_Seed_SomeData, with scan(into:): 44, 47, 51, 56, completed at 250")
+  func scanInto() async {
+    let output = await Marble.run(
+      ["xs": rxDiagram([(210, "2"), (220, "3"), (230, "4"), (240, "5"), (250, "|")], unit: 10)],
+      tick: .milliseconds(10)
+    ) { inputs, _ in
+      inputs["xs"].scan(into: 42) { total, element in total += Int(element)! }
+    }
+    #expect(output == rxDiagram([(210, "[44]"), (220, "[47]"), (230, "[51]"), (240, "[56]"), (250, "|")], unit: 10))
+  }
+
   // combineLatest: 10 units a tick.
 
   @Test("testCombineLatest_Typical3: 6, 9, 12, 15, completed at 800")
@@ -267,6 +303,8 @@ struct CancelledConsumerTests {
   }
 
   @Test func scan() async { #expect(await elementsAfterCancelling(Stubborn().scan(0, +)) == 0) }
+  @Test func scanInto() async { #expect(await elementsAfterCancelling(Stubborn().scan(into: 0) { $0 += $1 }) == 0) }
+  @Test func catchAndReturn() async { #expect(await elementsAfterCancelling(Stubborn().catchAndReturn(0)) == 0) }
   @Test func prepend() async { #expect(await elementsAfterCancelling(Stubborn().prepend(0)) == 0) }
   @Test func removeDuplicates() async { #expect(await elementsAfterCancelling(Stubborn().removeDuplicates()) == 0) }
   @Test func combineLatestOfThree() async {
