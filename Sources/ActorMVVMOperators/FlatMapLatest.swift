@@ -40,6 +40,48 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ) -> AsyncFlatMapLatestSequence<Self, Inner> where Inner.Element: Sendable, Inner.Failure == Failure {
     AsyncFlatMapLatestSequence(base: self, transform: transform)
   }
+
+  /// ``flatMapLatest(_:)`` with inner sequences that never throw, under an
+  /// outer sequence of any error type: the inner needs no error type of its
+  /// own (a never-failing search result stream under a throwing query
+  /// stream). The contract is ``flatMapLatest(_:)``'s.
+  @inlinable @_disfavoredOverload
+  public func flatMapLatest<Inner: AsyncSequence & Sendable>(
+    _ transform: @escaping @Sendable (Element) -> Inner
+  ) -> AsyncFlatMapLatestSequence<Self, AsyncNeverFailingSequence<Inner, Failure>>
+  where Inner.Element: Sendable, Inner.Failure == Never {
+    AsyncFlatMapLatestSequence(base: self, transform: { AsyncNeverFailingSequence(base: transform($0)) })
+  }
+}
+
+/// A sequence that never throws, typed as throwing `Failure`: how an inner
+/// sequence that cannot fail takes its place under an outer sequence that
+/// can (`AsyncSequence/flatMapLatest(_:)`). Its elements and
+/// end are `base`'s.
+public struct AsyncNeverFailingSequence<Base: AsyncSequence & Sendable, Failure: Error>: AsyncSequence, Sendable
+where Base.Failure == Never {
+  /// The type of the elements.
+  public typealias Element = Base.Element
+  @usableFromInline let base: Base
+
+  @inlinable init(base: Base) { self.base = base }
+
+  /// Makes this sequence's iterator: `base`'s.
+  @inlinable public func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator()) }
+
+  /// The iterator: `base`'s elements; never throws.
+  public struct Iterator: AsyncIteratorProtocol {
+    @usableFromInline var base: Base.AsyncIterator
+
+    @inlinable init(base: Base.AsyncIterator) { self.base = base }
+
+    /// `base`'s next element.
+    @inlinable public mutating func next() async throws(Failure) -> Base.Element? {
+      var iterator = base
+      defer { base = iterator }
+      return await iterator.next(isolation: nil)
+    }
+  }
 }
 
 /// The sequence returned by `flatMapLatest(_:)`.

@@ -201,6 +201,19 @@ struct RxVectorTests {
     #expect(output == rxDiagram([(210, "[44]"), (220, "[47]"), (230, "[51]"), (240, "[56]"), (250, "|")], unit: 10))
   }
 
+  @Test("flatMapLatest: an inner that never throws under an outer that can, with no error type to spell")
+  func flatMapLatestNeverFailingInner() async {
+    let output = await Marble.run(["outer": "-a--b--^"]) { inputs, _ in
+      inputs["outer"].flatMapLatest { value in
+        AsyncStream<String> { continuation in
+          continuation.yield(value + "1")
+          continuation.finish()
+        }
+      }
+    }
+    #expect(output == "-[a1]--[b1]--^")
+  }
+
   // combineLatest: 10 units a tick.
 
   @Test("testCombineLatest_Typical3: 6, 9, 12, 15, completed at 800")
