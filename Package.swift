@@ -56,7 +56,8 @@ let package = Package(
       ]),
     .executableTarget(name: "repl", dependencies: ["ReplCore"]),
     .executableTarget(name: "Benchmarks", dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI"]),
-    .testTarget(name: "ActorMVVMTests", dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting"]),
+    .testTarget(
+      name: "ActorMVVMTests", dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "ActorMVVMUI"]),
     .testTarget(name: "ActorMVVMUITests", dependencies: ["ActorMVVMUI", "ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),

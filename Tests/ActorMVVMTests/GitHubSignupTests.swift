@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMTesting
+import ActorMVVMUI
 import Foundation
 import Testing
 
@@ -170,6 +171,36 @@ struct GitHubSignupTests {
     #expect(timelines["signupEnabled"] == "f--------------------------------t")
   }
 
+  @MainActor
+  @Test("The screen: typed fields validate, the button enables, a tap signs in and prompts")
+  func screen() async {
+    let clock = TestClock()
+    let tick = Duration.milliseconds(200)
+    let feature = Feature(GitHubSignup(api: MockGitHubAPI(clock: clock, tick: tick)), initialState: .init())
+    let screen = GitHubSignupScreen(feature: feature)
+    screen.username.wrappedValue = "secret user"
+    await screen.model.caughtUp()
+    #expect(screen.usernameMessage == "Username can only contain numbers or digits")
+    screen.username.wrappedValue = "secretusername"
+    screen.password.wrappedValue = "secret"
+    screen.repeatedPassword.wrappedValue = "secret"
+    await screen.model.caughtUp()
+    #expect(screen.usernameMessage == "…")
+    #expect(!screen.signupEnabled)
+    await clock.advance(by: tick * 3)  // the availability check answers
+    await screen.model.caughtUp()
+    #expect(screen.usernameMessage == "Username available")
+    #expect(screen.signupEnabled)
+    screen.signupTapped()
+    await screen.model.caughtUp()
+    #expect(!screen.signupEnabled, "disabled while signing in")
+    await clock.advance(by: tick * 2)
+    await screen.model.settled()
+    #expect(screen.prompts.shown == ["Mock: Signed in to GitHub."])
+    #expect(screen.signupEnabled)
+    await feature.finish()
+  }
+
   @Test("Signing up: the button disables while the request runs, then the result is an output")
   func signingUp() async {
     let tick = Duration.milliseconds(200)
@@ -203,4 +234,38 @@ struct GitHubSignupTests {
     #expect(timelines["signupEnabled"] == "f--t-f-t")
     #expect(timelines["outputs"] == "-------s")
   }
+}
+
+/// The signup screen, as a view layer would hold it: three text fields
+/// bound to the machine, the button's state and the username's message.
+@MainActor
+final class GitHubSignupScreen {
+  let model: FeatureModel<GitHubSignup>
+  lazy var username = model.binding(\.username, send: GitHubSignup.Input.username)
+  lazy var password = model.binding(\.password, send: GitHubSignup.Input.password)
+  lazy var repeatedPassword = model.binding(\.repeatedPassword, send: GitHubSignup.Input.repeatedPassword)
+  /// What the screen's wireframe prompted (RxExample's `promptFor`).
+  final class Prompts {
+    var shown: [String] = []
+  }
+  let prompts = Prompts()
+
+  init(feature: Feature<GitHubSignup>) {
+    model = FeatureModel(feature) { [prompts] output in
+      guard case .signedIn(let success) = output else { return }
+      prompts.shown.append(success ? "Mock: Signed in to GitHub." : "Mock: Sign in to GitHub failed")
+    }
+  }
+
+  var signupEnabled: Bool { model.signupEnabled }
+
+  var usernameMessage: String {
+    switch model.validatedUsername {
+    case .ok(let message), .failed(let message): message
+    case .validating: "…"
+    case .empty: ""
+    }
+  }
+
+  func signupTapped() { model.send(.signupTapped) }
 }
