@@ -175,7 +175,7 @@ extension Effect {
     input: @escaping @Sendable (Input) -> ParentInput,
     output: @escaping @Sendable (Output) -> ParentOutput
   ) -> Effect<ParentInput, ParentOutput> {
-    map(input: input, output: output, namespace: nil)
+    map(input: input, output: output, namespace: { nil })
   }
 
   /// ``map(input:output:)``, with every id put in `namespace` (a
@@ -185,10 +185,11 @@ extension Effect {
   func map<ParentInput: Sendable, ParentOutput: Sendable>(
     input: @escaping @Sendable (Input) -> ParentInput,
     output: @escaping @Sendable (Output) -> ParentOutput,
-    namespace: AnyCancelID?
+    namespace: () -> AnyCancelID?
   ) -> Effect<ParentInput, ParentOutput> {
+    // The namespace is made only for an effect that has an id.
     func scoped(_ id: AnyCancelID) -> AnyCancelID {
-      namespace.map { AnyCancelID(ScopedCancelID(namespace: $0, id: id)) } ?? id
+      namespace().map { AnyCancelID(ScopedCancelID(namespace: $0, id: id)) } ?? id
     }
     switch kind {
     case .none: return .none
@@ -314,8 +315,9 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
   @inlinable
   public func reduce(into parent: inout ParentState, child input: Child.Input) -> Effect<ParentInput, ParentOutput> {
     // The child's ids go in a namespace named by its state's path.
-    child.reduce(into: &parent[keyPath: state], input).map(
-      input: embed, output: output, namespace: AnyCancelID(ScopeNamespace(path: state)))
+    let path = state
+    return child.reduce(into: &parent[keyPath: state], input).map(
+      input: embed, output: output, namespace: { AnyCancelID(ScopeNamespace(path: path)) })
   }
 }
 
