@@ -325,4 +325,125 @@ struct CancelledConsumerTests {
   }
   @Test func zipOfAnArray() async { #expect(await elementsAfterCancelling(zip([Stubborn(), Stubborn()])) == 0) }
   @Test func mergeOfAnArray() async { #expect(await elementsAfterCancelling(merge([Stubborn(), Stubborn()])) == 0) }
+  @Test func flatMapMerge() async {
+    #expect(await elementsAfterCancelling(Stubborn().flatMapMerge { _ in Stubborn() }) == 0)
+  }
+  @Test func concatMap() async { #expect(await elementsAfterCancelling(Stubborn().concatMap { _ in Stubborn() }) == 0) }
+  @Test func flatMapFirst() async {
+    #expect(await elementsAfterCancelling(Stubborn().flatMapFirst { _ in Stubborn() }) == 0)
+  }
+}
+
+/// RxTest's cold observable on a `TestClock`: its events at offsets from
+/// when it is first pulled (RxTest: from subscription); nil is the end.
+struct ColdTimeline: AsyncSequence, Sendable {
+  typealias Element = String
+  typealias Failure = MarbleError
+  let events: [(offset: Int, symbol: String?)]
+  let unit: Duration
+  let clock: TestClock
+
+  struct Iterator: AsyncIteratorProtocol {
+    typealias Element = String
+    typealias Failure = MarbleError
+    let timeline: ColdTimeline
+    var start: ManualInstant?
+    var index = 0
+
+    mutating func next() async throws(MarbleError) -> String? {
+      guard index < timeline.events.count else { return nil }
+      let start = self.start ?? timeline.clock.now
+      self.start = start
+      let (offset, symbol) = timeline.events[index]
+      index += 1
+      do {
+        try await timeline.clock.sleep(until: start.advanced(by: timeline.unit * offset))
+      } catch {
+        return nil  // cancelled: superseded or torn down
+      }
+      return symbol
+    }
+  }
+
+  func makeAsyncIterator() -> Iterator { Iterator(timeline: self) }
+}
+
+@Suite("RxSwift's vectors: flatMapFirst, concatMap, flatMapMerge")
+struct FlatMapVectorTests {
+  /// One tick per 5 units of RxTest's time; cold inners by name.
+  static func run(
+    outer: [(time: Int, symbol: String)], inners: [String: [(offset: Int, symbol: String?)]],
+    _ operate:
+      @escaping @Sendable (MarbleSource, @escaping @Sendable (String) -> ColdTimeline) -> some AsyncSequence<
+        String, MarbleError
+      > & Sendable
+  ) async -> String {
+    await Marble.run(["xs": rxDiagram(outer, unit: 5)], tick: .milliseconds(5), extraTicks: 200) { inputs, clock in
+      operate(inputs["xs"]) { name in
+        ColdTimeline(events: inners[name]!.map { ($0.offset / 5, $0.symbol) }, unit: .milliseconds(5), clock: clock)
+      }
+    }
+  }
+
+  static let flatMapFirstInners: [String: [(offset: Int, symbol: String?)]] = [
+    "c": [(10, "[102]"), (90, "[103]"), (110, "[104]"), (190, "[105]"), (440, "[106]"), (460, nil)],
+    "d": [(180, "[202]"), (190, "[203]"), (205, nil)],
+    "e": [(10, "[301]"), (50, "[302]"), (70, "[303]"), (260, "[304]"), (310, "[305]"), (410, nil)],
+    "f": [(40, nil)],
+    "g": [(80, "[401]"), (90, "[402]"), (100, nil)],
+  ]
+  static let flatMapFirstOuter: [(time: Int, symbol: String)] = [
+    (300, "c"), (400, "d"), (550, "e"), (750, "f"), (850, "g"), (900, "|"),
+  ]
+
+  @Test("testFlatMapFirst_Complete: inners arriving while one runs are dropped")
+  func flatMapFirstComplete() async {
+    let output = await Self.run(outer: Self.flatMapFirstOuter, inners: Self.flatMapFirstInners) { xs, inner in
+      xs.flatMapFirst { inner($0) }.map { $0.trimmingCharacters(in: ["[", "]"]) }
+    }
+    let expected = rxDiagram(
+      [
+        (310, "[102]"), (390, "[103]"), (410, "[104]"), (490, "[105]"), (740, "[106]"), (930, "[401]"),
+        (940, "[402]"), (950, "|"),
+      ], unit: 5)
+    #expect(output == expected)
+  }
+
+  @Test("testConcatMap_InnerCompleteFasterThanOuterElementsAreProduced: 102 at 260, 202 at 320, completed at 900")
+  func concatMapInnersFaster() async {
+    let inners: [String: [(offset: Int, symbol: String?)]] = [
+      "a": [(10, "[102]"), (20, nil)], "b": [(20, "[202]"), (25, nil)],
+    ]
+    let output = await Self.run(outer: [(250, "a"), (300, "b"), (900, "|")], inners: inners) { xs, inner in
+      xs.concatMap { inner($0) }.map { $0.trimmingCharacters(in: ["[", "]"]) }
+    }
+    #expect(output == rxDiagram([(260, "[102]"), (320, "[202]"), (900, "|")], unit: 5))
+  }
+
+  @Test("concatMap: an outer element arriving while an inner runs waits for it, in order")
+  func concatMapQueues() async {
+    let inners: [String: [(offset: Int, symbol: String?)]] = [
+      "a": [(10, "1"), (30, "2"), (40, nil)], "b": [(10, "3"), (20, nil)],
+    ]
+    let output = await Self.run(outer: [(200, "a"), (210, "b"), (300, "|")], inners: inners) { xs, inner in
+      xs.concatMap { inner($0) }
+    }
+    // b starts when a ends (240): 3 at 250, b ends at 260; the outer at 300.
+    #expect(output == rxDiagram([(210, "1"), (230, "2"), (250, "3"), (300, "|")], unit: 5))
+  }
+
+  @Test("flatMapMerge: inners interleave; with maxConcurrent 1 it is concatMap")
+  func flatMapMergeInterleaves() async {
+    let inners: [String: [(offset: Int, symbol: String?)]] = [
+      "a": [(10, "1"), (30, "2"), (40, nil)], "b": [(10, "3"), (20, nil)],
+    ]
+    let merged = await Self.run(outer: [(200, "a"), (210, "b"), (300, "|")], inners: inners) { xs, inner in
+      xs.flatMapMerge { inner($0) }
+    }
+    #expect(merged == rxDiagram([(210, "1"), (220, "3"), (230, "2"), (300, "|")], unit: 5))
+    let one = await Self.run(outer: [(200, "a"), (210, "b"), (300, "|")], inners: inners) { xs, inner in
+      xs.flatMapMerge(maxConcurrent: 1) { inner($0) }
+    }
+    #expect(one == rxDiagram([(210, "1"), (230, "2"), (250, "3"), (300, "|")], unit: 5))
+  }
 }
