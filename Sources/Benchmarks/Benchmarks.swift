@@ -167,6 +167,11 @@ enum BenchmarkMain {
       await median(repetitions) { await Workloads.flatMapLatestOperatorBaseline(events: 300_000 / scale) },
       goal: "≥ 0.6M/s")
     await add(
+      "flatMapMerge operator, elements/s (relay outer, one-element inners)", "/s",
+      await median(repetitions) { await Workloads.flatMapMergeOperator(events: 300_000 / scale) },
+      await median(repetitions) { await Workloads.flatMapMergeOperatorBaseline(events: 300_000 / scale) },
+      goal: "")
+    await add(
       "superseding effects/s (flatMapLatest)", "/s",
       await median(repetitions) { await Workloads.supersedingEffects(count: 200_000 / scale) },
       await median(repetitions) { await Workloads.supersedingBaseline(count: 200_000 / scale) }, goal: "≥ 1M/s")

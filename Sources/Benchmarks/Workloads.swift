@@ -282,6 +282,51 @@ enum Workloads {
     return Double(events) / seconds(elapsed)
   }
 
+  /// flatMapMerge (Rx's `flatMap`): outer elements from a relay, each
+  /// mapped to an inner sequence of one element; every inner's element is
+  /// delivered. Counts elements per second.
+  static func flatMapMergeOperator(events: Int) async -> Double {
+    let relay = EventRelay<Int>(counters: LifetimeCounters())
+    let merged = relay.values.flatMapMerge { OneElement(value: $0) }
+    let start = ContinuousClock.now
+    let producer = Task {
+      for value in 0..<events { relay.accept(value) }
+      relay.finish()
+    }
+    var count = 0
+    for await _ in merged { count += 1 }
+    await producer.value
+    let elapsed = ContinuousClock.now - start
+    precondition(count == events, "flatMapMerge lost inners: \(count)")
+    return Double(events) / seconds(elapsed)
+  }
+
+  /// The hand-rolled flatMap: one child task per outer element, in a task
+  /// group, each yielding its one element into a shared stream.
+  static func flatMapMergeOperatorBaseline(events: Int) async -> Double {
+    let relay = EventRelay<Int>(counters: LifetimeCounters())
+    let outer = relay.values
+    let (output, continuation) = AsyncStream<Int>.makeStream()
+    let start = ContinuousClock.now
+    let driver = Task {
+      await withTaskGroup(of: Void.self) { group in
+        for await value in outer { group.addTask { continuation.yield(value) } }
+      }
+      continuation.finish()
+    }
+    let producer = Task {
+      for value in 0..<events { relay.accept(value) }
+      relay.finish()
+    }
+    var count = 0
+    for await _ in output { count += 1 }
+    await producer.value
+    await driver.value
+    let elapsed = ContinuousClock.now - start
+    precondition(count == events, "baseline lost inners: \(count)")
+    return Double(events) / seconds(elapsed)
+  }
+
   /// The hand-rolled flatMapLatest: cancel the previous task and start a
   /// new one per outer element, which yields its one element.
   static func flatMapLatestOperatorBaseline(events: Int) async -> Double {
