@@ -52,6 +52,8 @@ public final class TestClock: Clock, Sendable {
     var cancelledBeforeSleeping: Set<UInt64> = []
     /// Each wake-up as its sleeper observed it: its deadline and `now` then.
     var wakes: [(deadline: Instant, observedAt: Instant)] = []
+    /// Sleepers an advance has resumed that have not yet returned.
+    var woken: Set<UInt64> = []
     /// Advances under way: while one is, time is about to move, so a gate
     /// that is not open yet waits for a change instead of failing.
     var advancing = 0
@@ -131,7 +133,8 @@ public final class TestClock: Clock, Sendable {
     }
     state.withLock { state in
       state.cancelledBeforeSleeping.remove(id)
-      state.wakes.append((deadline, state.now))
+      // Only a sleep an advance ended is a wake-up (not one that returned at once).
+      if state.woken.remove(id) != nil { state.wakes.append((deadline, state.now)) }
     }
   }
 
@@ -180,6 +183,7 @@ public final class TestClock: Clock, Sendable {
         let now = state.now
         let due = state.sleepers.filter { $0.deadline <= now }
         state.sleepers.removeAll { $0.deadline <= now }
+        state.woken.formUnion(due.map(\.id))
         return (due, state.changed())
       }
       for gate in gates { gate.resume() }

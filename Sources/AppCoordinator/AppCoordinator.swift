@@ -17,9 +17,9 @@ import LoginFeature
 ///   asynchronous; ``observe(_:)`` for a view layer that needs every
 ///   navigation and output in order, synchronously.
 /// - **Quiescence:** ``settle()`` (for tests and drivers: wait until every
-///   screen is idle and every output handled) and ``activity()`` (for a
-///   driver on virtual time: is anything left but sleepers?). Navigation
-///   itself never waits on them.
+///   screen is idle and every output handled). Navigation never waits on
+///   it. (A driver on virtual time needs no help from the coordinator: the
+///   test clock and the REPL's clock know when nothing can run.)
 public actor AppCoordinator {
   struct Entry {
     let route: Route
@@ -30,9 +30,6 @@ public actor AppCoordinator {
 
   /// Outputs handled across all screens; part of what `settle` watches.
   private var handledOutputs = 0
-  /// Output handlers running right now, on any screen's listener (a screen
-  /// that ended while its listener was handling included).
-  private let runningHandlers = Locked(0)
   /// Listeners of ended screens, still returning.
   private var retiring: [Task<Void, Never>] = []
   /// Called on this actor for each navigation change and output (see ``observe(_:)``).
@@ -187,39 +184,6 @@ public actor AppCoordinator {
     }
   }
 
-  /// How busy the app is at this instant, for a driver that runs it on
-  /// virtual time: it advances the clock only once ``Activity/isWaitingOnTime``
-  /// holds for the number of tasks asleep on that clock.
-  public struct Activity: Sendable, Equatable {
-    /// Every live screen's sent inputs are reduced and its outputs handled,
-    /// and no output handler is running.
-    public var outputsHandled: Bool
-    /// Effect tasks that have not returned, across the live screens.
-    public var activeEffects: Int
-
-    /// Whether nothing can happen until time moves, given the number of
-    /// tasks asleep on the clock: every output handled and every effect
-    /// task among the sleepers. (An effect that waits on two sleepers at
-    /// once, or on a task that sleeps for it, breaks the count; none of the
-    /// app's features does.)
-    public func isWaitingOnTime(sleepers: Int) -> Bool { outputsHandled && activeEffects == sleepers }
-  }
-
-  /// Reduces every live screen's pending inputs and reports how busy the
-  /// app is (see ``Activity``). Does not wait for anything but the screens'
-  /// actors.
-  public func activity() async -> Activity {
-    var handled = true
-    var active = 0
-    for entry in stack + (modal.map { [$0] } ?? []) {
-      active += await entry.screen.feature.activeEffectCount
-      if entry.progress.handled < entry.screen.emittedOutputCount { handled = false }
-    }
-    // Read last: a handler may have started while the screens were asked.
-    if runningHandlers.withLock({ $0 != 0 }) { handled = false }
-    return Activity(outputsHandled: handled, activeEffects: active)
-  }
-
   // MARK: Navigation steps
 
   func setRoot(_ route: Route) async {
@@ -314,15 +278,12 @@ public actor AppCoordinator {
     _ outputs: Outputs, progress: Progress,
     _ handle: @escaping @Sendable (AppCoordinator, Outputs.Element) async -> Void
   ) -> Task<Void, Never> where Outputs.Failure == Never {
-    let running = runningHandlers
-    return Task { [weak self] in
+    Task { [weak self] in
       for await output in outputs {
         guard let self else { return }
-        running.withLock { $0 += 1 }
         await handle(self, output)
         await self.countHandled()
         progress.handledOne()
-        running.withLock { $0 -= 1 }
       }
     }
   }

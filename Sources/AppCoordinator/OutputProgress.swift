@@ -28,9 +28,6 @@ extension AppCoordinator {
       }
     }
 
-    /// Outputs handled so far.
-    var handled: Int { state.withLock { $0.handled } }
-
     /// Releases every waiter (the listener is gone).
     func close() {
       let waiters = state.withLock { state in

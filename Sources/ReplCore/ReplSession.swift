@@ -215,7 +215,7 @@ public actor ReplSession {
   private func runUntilSettled() async {
     guard let clock else { return await renderNow() }
     while true {
-      await waitUntilWaitingOnTime(clock)
+      await waitUntilWaitingOnTime()
       await render()
       guard let next = clock.nextDeadline else { return }
       clock.advance(to: next)
@@ -232,19 +232,19 @@ public actor ReplSession {
     }
     let target = clock.now.advanced(by: .milliseconds(milliseconds))
     while true {
-      await waitUntilWaitingOnTime(clock)
+      await waitUntilWaitingOnTime()
       await render()
       guard let next = clock.nextDeadline, next <= target else { break }
       clock.advance(to: next)
     }
     clock.advance(to: target)
-    await waitUntilWaitingOnTime(clock)
+    await waitUntilWaitingOnTime()
     await render()
   }
 
   /// Renders the current instant once it is quiet (virtual time) or at once (real time).
   private func renderNow() async {
-    if let clock { await waitUntilWaitingOnTime(clock) }
+    if clock != nil { await waitUntilWaitingOnTime() }
     await render()
   }
 
@@ -254,7 +254,7 @@ public actor ReplSession {
   /// something outside, or has returned, and every output has been handled.
   /// Known, not polled: however long the real work takes (a slow backend
   /// answer), the instant is rendered once it is done.
-  private func waitUntilWaitingOnTime(_ clock: VirtualClock) async {
+  private func waitUntilWaitingOnTime() async {
     _ = await Quiescence.untilIdle()
   }
 
