@@ -150,3 +150,171 @@ struct TimeoutStateMachine<Element: Sendable, Instant: InstantProtocol>: TimedSt
     return nil
   }
 }
+
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+  /// Continues with `fallback` if `self` is silent for longer than
+  /// `interval`: Rx's `timeout(_:other:scheduler:)`, on an injected clock.
+  ///
+  /// - **Emits** every element of `self` until the deadline passes with
+  ///   nothing arriving; from then on, the elements of `fallback`.
+  /// - **Finishes** when `self` finishes in time, or when `fallback`
+  ///   finishes.
+  /// - **Errors:** the error of `self` if it arrives in time, or the error
+  ///   of `fallback` after the switch. Never ``TimeoutError``: a
+  ///   ``TimeoutError`` thrown by `self` (an inner timeout) is passed on as
+  ///   `self`'s error, not taken for this one. The sequence's `Failure` is
+  ///   `any Error`.
+  /// - **Same instant**, as ``timeout(_:clock:)``: an element or the end of
+  ///   `self` arriving at the deadline itself is in time.
+  /// - **When `fallback` starts:** it is iterated from the instant the
+  ///   deadline passes (Rx subscribes to `other` then), never before, and
+  ///   never if `self` ends in time. `self` is cancelled at the switch.
+  /// - **Cancellation:** cancelling the consuming task ends the sequence at
+  ///   its next `next()`, before or after the switch; that, or dropping the
+  ///   iterator, cancels `self`, the timer and `fallback`'s iteration.
+  /// - **After the end:** once it has returned nil or thrown, `next()`
+  ///   returns nil forever.
+  /// - **Time and buffering:** as ``timeout(_:clock:)`` until the switch
+  ///   (`self` runs in its own task; at most 128 elements wait); after it,
+  ///   `fallback` is pulled directly in the consumer's task and holds
+  ///   nothing.
+  @inlinable
+  public func timeout<C: Clock, Fallback: AsyncSequence>(
+    _ interval: C.Duration, clock: C, switchingTo fallback: Fallback
+  ) -> AsyncTimeoutSwitchSequence<Self, C, Fallback> where Fallback.Element == Element {
+    AsyncTimeoutSwitchSequence(base: self, interval: interval, clock: clock, fallback: fallback)
+  }
+}
+
+/// The sequence returned by `timeout(_:clock:switchingTo:)`.
+public struct AsyncTimeoutSwitchSequence<Base: AsyncSequence & Sendable, C: Clock, Fallback: AsyncSequence>:
+  AsyncSequence
+where Base.Element: Sendable, Fallback.Element == Base.Element {
+  /// The type of the elements.
+  public typealias Element = Base.Element
+  /// The type of error iteration can throw.
+  public typealias Failure = any Error
+  @usableFromInline typealias Primary = AsyncTimeoutSequence<UpstreamErrorTagging<Base>, C>
+
+  @usableFromInline let primary: Primary
+  @usableFromInline let fallback: Fallback
+
+  @inlinable init(base: Base, interval: C.Duration, clock: C, fallback: Fallback) {
+    primary = AsyncTimeoutSequence(base: UpstreamErrorTagging(base: base), interval: interval, clock: clock)
+    self.fallback = fallback
+  }
+
+  /// Makes this sequence's iterator (see the operator's contract for when work starts).
+  @inlinable
+  public func makeAsyncIterator() -> Iterator { Iterator(primary: primary.makeAsyncIterator(), fallback: fallback) }
+
+  /// The iterator: one consumer at a time; the contract is the operator's.
+  public struct Iterator: AsyncIteratorProtocol {
+    /// The type of the elements.
+    public typealias Element = Base.Element
+    /// The type of error iteration can throw.
+    public typealias Failure = any Error
+
+    /// Which sequence is being pulled: `self` under its deadline, the
+    /// fallback after it passed, or nothing once ended.
+    @usableFromInline enum Phase {
+      case primary(Primary.Iterator, Fallback)
+      case fallback(Fallback.AsyncIterator)
+      case done
+    }
+
+    @usableFromInline var phase: Phase
+
+    @inlinable init(primary: Primary.Iterator, fallback: Fallback) {
+      phase = .primary(primary, fallback)
+    }
+
+    /// The next element, or nil once the sequence has ended.
+    @inlinable
+    public mutating func next() async throws -> Element? {
+      try await next(isolation: nil)
+    }
+
+    /// `next()` for a caller isolated to `actor`.
+    @inlinable
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
+      while true {
+        if Task.isCancelled { phase = .done }
+        switch phase {
+        case .done:
+          return nil
+        case .primary(var iterator, let fallback):
+          do {
+            let element = try await iterator.next(isolation: actor)
+            if let element, !Task.isCancelled {
+              phase = .primary(iterator, fallback)
+              return element
+            }
+            phase = .done
+            return nil
+          } catch let error as UpstreamFailure {
+            phase = .done
+            throw error.error
+          } catch {
+            // Only the deadline throws untagged: switch.
+            phase = .fallback(fallback.makeAsyncIterator())
+          }
+        case .fallback(var iterator):
+          do {
+            let element = try await iterator.next(isolation: actor)
+            if let element, !Task.isCancelled {
+              phase = .fallback(iterator)
+              return element
+            }
+            phase = .done
+            return nil
+          } catch {
+            phase = .done
+            throw error
+          }
+        }
+      }
+    }
+  }
+}
+
+extension AsyncTimeoutSwitchSequence: Sendable where Fallback: Sendable {}
+
+/// An upstream's error, wrapped so that `timeout(_:clock:switchingTo:)`
+/// tells it from its own deadline.
+@usableFromInline
+struct UpstreamFailure: Error {
+  @usableFromInline let error: any Error
+  @inlinable init(_ error: any Error) { self.error = error }
+}
+
+/// `self` with its errors wrapped in ``UpstreamFailure``.
+@usableFromInline
+struct UpstreamErrorTagging<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element: Sendable {
+  @usableFromInline typealias Element = Base.Element
+  @usableFromInline typealias Failure = any Error
+  @usableFromInline let base: Base
+
+  @inlinable init(base: Base) { self.base = base }
+
+  @inlinable func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator()) }
+
+  @usableFromInline
+  struct Iterator: AsyncIteratorProtocol {
+    @usableFromInline var base: Base.AsyncIterator
+
+    @inlinable init(base: Base.AsyncIterator) { self.base = base }
+
+    @inlinable mutating func next() async throws -> Base.Element? {
+      try await next(isolation: nil)
+    }
+
+    @inlinable mutating func next(isolation actor: isolated (any Actor)?) async throws -> Base.Element? {
+      do {
+        return try await base.next(isolation: actor)
+      } catch {
+        throw UpstreamFailure(error)
+      }
+    }
+  }
+}

@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMTesting
+import Synchronization
 import Testing
 
 @testable import ActorMVVMOperators
@@ -332,10 +333,46 @@ struct CancelledConsumerTests {
   @Test func flatMapFirst() async {
     #expect(await elementsAfterCancelling(Stubborn().flatMapFirst { _ in Stubborn() }) == 0)
   }
+
+  /// `elementsAfterCancelling` for a sequence that can throw (a throw
+  /// counts as the end).
+  func elementsAfterCancelling<S: AsyncSequence & Sendable>(throwing sequence: S) async -> Int {
+    await Task {
+      var (first, after) = (true, 0)
+      do {
+        for try await _ in sequence {
+          if first {
+            first = false
+            withUnsafeCurrentTask { $0?.cancel() }
+          } else {
+            after += 1
+            if after == 100 { break }
+          }
+        }
+      } catch {}
+      return after
+    }.value
+  }
+
+  @Test func timeoutSwitchingBeforeTheSwitch() async {
+    let clock = TestClock()
+    #expect(
+      await elementsAfterCancelling(
+        throwing: Stubborn().timeout(.seconds(1), clock: clock, switchingTo: Stubborn())) == 0)
+  }
+  @Test func timeoutSwitchingAfterTheSwitch() async {
+    let clock = TestClock()
+    let silent = AsyncStream<Int> { _ in }
+    let sequence = silent.timeout(.seconds(1), clock: clock, switchingTo: Stubborn())
+    let counting = Task { await elementsAfterCancelling(throwing: sequence) }
+    await clock.advance(by: .seconds(1))
+    #expect(await counting.value == 0)
+  }
 }
 
 /// RxTest's cold observable on a `TestClock`: its events at offsets from
-/// when it is first pulled (RxTest: from subscription); nil is the end.
+/// when it is first pulled (RxTest: from subscription); nil is the end,
+/// `^` an error.
 struct ColdTimeline: AsyncSequence, Sendable {
   typealias Element = String
   typealias Failure = MarbleError
@@ -361,6 +398,7 @@ struct ColdTimeline: AsyncSequence, Sendable {
       } catch {
         return nil  // cancelled: superseded or torn down
       }
+      if symbol == "^" { throw MarbleError() }
       return symbol
     }
   }
@@ -445,5 +483,119 @@ struct FlatMapVectorTests {
       xs.flatMapMerge(maxConcurrent: 1) { inner($0) }
     }
     #expect(one == rxDiagram([(210, "1"), (230, "2"), (250, "3"), (300, "|")], unit: 5))
+  }
+}
+
+/// A fallback that counts how often it is iterated (RxTest's
+/// `ys.subscriptions`).
+struct CountingFallback: AsyncSequence, Sendable {
+  let base: ColdTimeline
+  let iterations: TestCounter
+
+  func makeAsyncIterator() -> ColdTimeline.Iterator {
+    iterations.increment()
+    return base.makeAsyncIterator()
+  }
+}
+
+/// A thread-safe count for tests.
+final class TestCounter: Sendable {
+  private let count = Mutex(0)
+  func increment() { count.withLock { $0 += 1 } }
+  var value: Int { count.withLock { $0 } }
+}
+
+/// RxSwift's Observable+TimeoutTests.swift, `timeout(_:other:scheduler:)`:
+/// 10 units a tick; the hot source's values are digits, the cold
+/// fallback's -1, -2, -3 are written x, y, z.
+@Suite("RxSwift's vectors: timeout switching to another sequence")
+struct TimeoutSwitchVectorTests {
+  static func run(
+    xs: [(time: Int, symbol: String)], ys: [(offset: Int, symbol: String?)], ysIterations: TestCounter = TestCounter()
+  ) async -> String {
+    await Marble.run(["xs": rxDiagram(xs, unit: 10)], tick: .milliseconds(10), extraTicks: 80) { inputs, clock in
+      let fallback = ColdTimeline(events: ys.map { ($0.offset / 10, $0.symbol) }, unit: .milliseconds(10), clock: clock)
+      return inputs["xs"].timeout(
+        .milliseconds(100), clock: clock, switchingTo: CountingFallback(base: fallback, iterations: ysIterations))
+    }
+  }
+
+  static let ys: [(offset: Int, symbol: String?)] = [(50, "x"), (200, "y"), (310, "z"), (320, nil)]
+
+  @Test("testTimeout_TimeoutOccurs_1: the fallback from 300, x at 350, y at 500, z at 610, completed at 620")
+  func occurs1() async {
+    let output = await Self.run(xs: [(70, "1"), (130, "2"), (310, "3"), (400, "4"), (500, "|")], ys: Self.ys)
+    #expect(output == rxDiagram([(350, "x"), (500, "y"), (610, "z"), (620, "|")], unit: 10))
+  }
+
+  @Test("testTimeout_TimeoutOccurs_2: 3 and 4 in time, the fallback from 410")
+  func occurs2() async {
+    let output = await Self.run(
+      xs: [(70, "1"), (130, "2"), (240, "3"), (310, "4"), (430, "5"), (500, "|")], ys: Self.ys)
+    #expect(output == rxDiagram([(240, "3"), (310, "4"), (460, "x"), (610, "y"), (720, "z"), (730, "|")], unit: 10))
+  }
+
+  @Test("testTimeout_TimeoutOccurs_Never: a fallback that never emits never ends")
+  func occursNever() async {
+    // RxTest's never: one event beyond the run (an empty timeline ends at once).
+    let never = await Self.run(
+      xs: [(70, "1"), (130, "2"), (240, "3"), (310, "4"), (430, "5"), (500, "|")], ys: [(100_000, nil)])
+    #expect(never == rxDiagram([(240, "3"), (310, "4")], unit: 10))
+  }
+
+  @Test("testTimeout_TimeoutOccurs_Completed: a source ending after the deadline is too late; x at 400")
+  func occursCompleted() async {
+    let output = await Self.run(xs: [(500, "|")], ys: [(100, "x"), (100_000, nil)])
+    #expect(output == rxDiagram([(400, "x")], unit: 10))
+  }
+
+  @Test("testTimeout_TimeoutOccurs_Error: a source failing after the deadline is too late; x at 400")
+  func occursError() async {
+    let output = await Self.run(xs: [(500, "^")], ys: [(100, "x"), (100_000, nil)])
+    #expect(output == rxDiagram([(400, "x")], unit: 10))
+  }
+
+  @Test("testTimeout_TimeoutOccurs_NextIsError: the fallback's error at 400")
+  func occursNextIsError() async {
+    let output = await Self.run(xs: [(500, "4")], ys: [(100, "^")])
+    #expect(output == rxDiagram([(400, "^")], unit: 10))
+  }
+
+  @Test("testTimeout_TimeoutNotOccurs_Completed: completed at 250; the fallback is never iterated")
+  func notOccursCompleted() async {
+    let iterations = TestCounter()
+    let output = await Self.run(xs: [(250, "|")], ys: [(100, "x")], ysIterations: iterations)
+    #expect(output == rxDiagram([(250, "|")], unit: 10))
+    #expect(iterations.value == 0)
+  }
+
+  @Test("testTimeout_TimeoutNotOccurs_Error: the source's error at 250; the fallback is never iterated")
+  func notOccursError() async {
+    let iterations = TestCounter()
+    let output = await Self.run(xs: [(250, "^")], ys: [(100, "x")], ysIterations: iterations)
+    #expect(output == rxDiagram([(250, "^")], unit: 10))
+    #expect(iterations.value == 0)
+  }
+
+  @Test("testTimeout_TimeoutNotOccurs: every element in time, completed at 500; the fallback is never iterated")
+  func notOccurs() async {
+    let iterations = TestCounter()
+    let output = await Self.run(
+      xs: [(70, "1"), (130, "2"), (240, "3"), (320, "4"), (410, "5"), (500, "|")], ys: Self.ys,
+      ysIterations: iterations)
+    #expect(output == rxDiagram([(240, "3"), (320, "4"), (410, "5"), (500, "|")], unit: 10))
+    #expect(iterations.value == 0)
+  }
+
+  @Test("A TimeoutError thrown by the source is the source's error, not a switch")
+  func upstreamTimeoutIsNotASwitch() async {
+    let iterations = TestCounter()
+    let clock = TestClock()
+    let source = AsyncThrowingStream<String, any Error> { $0.finish(throwing: TimeoutError()) }
+    let fallback = CountingFallback(
+      base: ColdTimeline(events: [(0, "x")], unit: .milliseconds(10), clock: clock), iterations: iterations)
+    var iterator = source.timeout(.milliseconds(100), clock: clock, switchingTo: fallback).makeAsyncIterator()
+    await #expect(throws: TimeoutError.self) { _ = try await iterator.next() }
+    #expect(iterations.value == 0)
   }
 }
