@@ -88,7 +88,8 @@ let package = Package(
     .testTarget(
       name: "StressTests",
       dependencies: [
-        "ActorMVVM", "ActorMVVMTesting", "Networking", "Storage", "EmbeddedBackend", "AppCoordinator", "ReplCore",
+        "ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "Networking", "Storage", "EmbeddedBackend",
+        "AppCoordinator", "ReplCore",
         "LoginFeature",
       ]),
   ],

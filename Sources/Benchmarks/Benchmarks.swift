@@ -172,6 +172,11 @@ enum BenchmarkMain {
       await median(repetitions) { await Workloads.flatMapMergeOperatorBaseline(events: 300_000 / scale) },
       goal: "")
     await add(
+      "share(replay: 1) operator, deliveries/s (one pre-filled AsyncStream, 10 subscribers)", "/s",
+      await median(repetitions) { await Workloads.shareOperator(subscribers: 10, events: 100_000 / scale) },
+      await median(repetitions) { await Workloads.shareOperatorBaseline(subscribers: 10, events: 100_000 / scale) },
+      goal: "")
+    await add(
       "superseding effects/s (flatMapLatest)", "/s",
       await median(repetitions) { await Workloads.supersedingEffects(count: 200_000 / scale) },
       await median(repetitions) { await Workloads.supersedingBaseline(count: 200_000 / scale) }, goal: "≥ 1M/s")

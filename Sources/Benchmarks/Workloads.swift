@@ -301,6 +301,59 @@ enum Workloads {
     return Double(events) / seconds(elapsed)
   }
 
+  /// share(replay: 1): one pre-filled `AsyncStream` iterated once for
+  /// `subscribers` consumers, each receiving every element. Counts
+  /// deliveries (elements × subscribers) per second.
+  static func shareOperator(subscribers: Int, events: Int) async -> Double {
+    let (upstream, continuation) = AsyncStream<Int>.makeStream()
+    for value in 0..<events { continuation.yield(value) }
+    continuation.finish()
+    let shared = upstream.share(replay: 1)
+    let iterators = (0..<subscribers).map { _ in shared.makeAsyncIterator() }
+    let start = ContinuousClock.now
+    let counts = await withTaskGroup(of: Int.self) { group in
+      for iterator in iterators {
+        group.addTask {
+          var (iterator, count) = (iterator, 0)
+          while await iterator.next() != nil { count += 1 }
+          return count
+        }
+      }
+      return await group.reduce(0, +)
+    }
+    let elapsed = ContinuousClock.now - start
+    precondition(counts == events * subscribers, "share lost elements: \(counts)")
+    return Double(counts) / seconds(elapsed)
+  }
+
+  /// The hand-rolled multicast: one task iterates the same pre-filled
+  /// stream and yields every element into one `AsyncStream` per consumer.
+  static func shareOperatorBaseline(subscribers: Int, events: Int) async -> Double {
+    let (upstream, continuation) = AsyncStream<Int>.makeStream()
+    for value in 0..<events { continuation.yield(value) }
+    continuation.finish()
+    let multicast = StreamMulticast<Int>(subscribers: subscribers)
+    let start = ContinuousClock.now
+    let counts = await withTaskGroup(of: Int.self) { group in
+      group.addTask {
+        for await value in upstream { multicast.send(value) }
+        multicast.finish()
+        return 0
+      }
+      for stream in multicast.streams {
+        group.addTask {
+          var count = 0
+          for await _ in stream { count += 1 }
+          return count
+        }
+      }
+      return await group.reduce(0, +)
+    }
+    let elapsed = ContinuousClock.now - start
+    precondition(counts == events * subscribers, "baseline lost elements: \(counts)")
+    return Double(counts) / seconds(elapsed)
+  }
+
   /// The hand-rolled flatMap: one child task per outer element, in a task
   /// group, each yielding its one element into a shared stream.
   static func flatMapMergeOperatorBaseline(events: Int) async -> Double {

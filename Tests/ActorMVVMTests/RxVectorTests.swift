@@ -330,6 +330,7 @@ struct CancelledConsumerTests {
     #expect(await elementsAfterCancelling(Stubborn().flatMapMerge { _ in Stubborn() }) == 0)
   }
   @Test func concatMap() async { #expect(await elementsAfterCancelling(Stubborn().concatMap { _ in Stubborn() }) == 0) }
+  @Test func share() async { #expect(await elementsAfterCancelling(Stubborn().share(replay: 1)) == 0) }
   @Test func flatMapFirst() async {
     #expect(await elementsAfterCancelling(Stubborn().flatMapFirst { _ in Stubborn() }) == 0)
   }
