@@ -14,6 +14,9 @@
 /// - ``task(id:priority:onFinish:operation:catch:)``: one async result mapped
 ///   to one input.
 /// - ``cancel(id:)``: cancel the running effect with that id.
+/// - `throttle(id:for:clock:latest:)`: a run
+///   admitted at most once per interval for its id (Rx's `throttle`, for
+///   an input handled in `reduce`).
 /// - `merge(_:)`: several of the above, performed in order.
 ///
 /// **Cancellation ids (`flatMapLatest`).** Starting an effect with an id
@@ -48,6 +51,7 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
     case run(Run)
     case cancel(AnyCancelID)
     case merge([Effect])
+    case throttle(Throttled)
   }
 
   @usableFromInline
@@ -198,11 +202,26 @@ extension Effect {
     case .merge(let effects):
       return .merge(effects.map { $0.map(input: input, output: output, namespace: namespace) })
     case .run(let run):
+      return Effect<ParentInput, ParentOutput>(kind: .run(run.map(input: input, id: scoped)))
+    case .throttle(let throttled):
       return Effect<ParentInput, ParentOutput>(
-        kind: .run(
-          .init(id: run.id.map(scoped), priority: run.priority, onFinish: run.onFinish) { send in
-            await run.operation(Send(run: EffectRunToken(mapping: send.run, input)))
-          }))
+        kind: .throttle(
+          .init(
+            id: scoped(throttled.id), latest: throttled.latest, window: throttled.window,
+            run: throttled.run.map(input: input, id: scoped))))
+    }
+  }
+}
+
+extension Effect.Run {
+  /// This run for a parent: its inputs through `input`, its id through `id`.
+  @inlinable
+  func map<ParentInput: Sendable, ParentOutput: Sendable>(
+    input: @escaping @Sendable (Input) -> ParentInput, id scoped: (AnyCancelID) -> AnyCancelID
+  ) -> Effect<ParentInput, ParentOutput>.Run {
+    let operation = self.operation
+    return .init(id: id.map(scoped), priority: priority, onFinish: onFinish) { send in
+      await operation(Send(run: EffectRunToken(mapping: send.run, input)))
     }
   }
 }

@@ -56,6 +56,8 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   @usableFromInline var winding: [UInt64: Task<Void, Never>] = [:]
   /// The live run (pending or started) of each cancellation id.
   @usableFromInline var generationOfID: [AnyCancelID: UInt64] = [:]
+  /// The window of each throttle id (`Effect.throttle`).
+  @usableFromInline var throttleWindows: [AnyCancelID: any ThrottleWindowing] = [:]
   @usableFromInline let counters: LifetimeCounters
   @usableFromInline let sink: @Sendable (EffectMessage<Input>) -> Void
   /// Told of every run's start, supersession, cancellation and end, when a
@@ -118,8 +120,45 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     case .run(let run): record(run)
     case .cancel(let id):
       if let generation = generationOfID.removeValue(forKey: id) { cancel(generation) }
+      if !throttleWindows.isEmpty, let window = throttleWindows.removeValue(forKey: id) {
+        cancelHeld(id, window: window.heldWindow)
+      }
     case .merge(let effects):
       for effect in effects { perform(effect, emit: emit) }
+    case .throttle(let throttled): throttle(throttled)
+    }
+  }
+
+  /// An arrival under a throttle window: started, dropped or held.
+  @usableFromInline
+  mutating func throttle(_ throttled: Effect<Input, Output>.Throttled) {
+    var window = throttleWindows.removeValue(forKey: throttled.id) ?? throttled.window
+    let decision = window.admit(latest: throttled.latest)
+    throttleWindows[throttled.id] = window
+    switch decision {
+    case .drop: break
+    case .now(let dropped):
+      cancelHeld(throttled.id, window: dropped)
+      record(throttled.run)
+    case .hold(let serial, let wait):
+      let run = throttled.run
+      record(
+        Effect<Input, Output>.Run(
+          // Held work that has not started is not worth waiting for at finish.
+          id: AnyCancelID(ThrottleHeldID(id: throttled.id, window: serial)), priority: run.priority, onFinish: .cancel
+        ) { send in
+          guard await wait() else { return }
+          await run.operation(send)
+        })
+    }
+  }
+
+  /// Cancels the run held for `window` of throttle `id`, if it has not started.
+  @usableFromInline
+  mutating func cancelHeld(_ id: AnyCancelID, window: UInt64?) {
+    guard let window else { return }
+    if let generation = generationOfID.removeValue(forKey: AnyCancelID(ThrottleHeldID(id: id, window: window))) {
+      cancel(generation)
     }
   }
 
@@ -173,6 +212,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     live.removeAll()
     winding.removeAll()
     generationOfID.removeAll()
+    throttleWindows.removeAll()
     pending.removeAll()
     pendingLive = 0
     pendingBase = nextGeneration + 1

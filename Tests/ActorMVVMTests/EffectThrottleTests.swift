@@ -1,0 +1,144 @@
+import ActorMVVM
+import ActorMVVMTesting
+import Testing
+
+/// The example of the "Timing inputs" article: pull to refresh, at most one
+/// refresh every two seconds.
+struct Headlines: StateMachine {
+  let clock: any Clock<Duration>
+  let latestHeadlines: @Sendable () async -> [String]
+
+  struct State: Equatable, Sendable {
+    var headlines: [String] = []
+    var refreshes = 0
+  }
+  enum Input: Sendable, Equatable { case refreshPulled, refreshed([String]) }
+  typealias Output = Never
+  enum ID: Hashable, Sendable { case refresh }
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .refreshPulled:
+      let latestHeadlines = self.latestHeadlines
+      return .throttle(id: ID.refresh, for: .seconds(2), clock: clock) { send in
+        send(.refreshed(await latestHeadlines()))
+      }
+    case .refreshed(let headlines):
+      state.headlines = headlines
+      state.refreshes += 1
+      return .none
+    }
+  }
+}
+
+@Suite("Effect.throttle: a run admitted at most once per interval, for inputs handled in reduce")
+struct EffectThrottleTests {
+  @Test("Timing inputs article: the first pull refreshes at once, the last of a burst when the window closes")
+  func articleExample() async {
+    // Timing inputs snippet begins
+    let clock = TestClock()
+    let tester = FeatureTester(
+      Headlines(clock: clock, latestHeadlines: { ["Rain in Seoul"] }), initialState: .init(), clock: clock)
+    await tester.send(.refreshPulled)  // no window open: the refresh starts now
+    await tester.receive(.refreshed(["Rain in Seoul"])) {
+      $0.headlines = ["Rain in Seoul"]
+      $0.refreshes = 1
+    }
+    await clock.advance(by: .milliseconds(500))
+    await tester.send(.refreshPulled)  // inside the window: held for its end
+    await tester.send(.refreshPulled)  // replaces the held one
+    await clock.advance(by: .milliseconds(1500))  // the window closes: the held refresh starts
+    await tester.receive(.refreshed(["Rain in Seoul"])) { $0.refreshes = 2 }
+    await tester.finish()
+    // Timing inputs snippet ends
+  }
+
+  /// A machine that emits each arrival its throttle admits, for Rx's vectors.
+  struct Emitter: StateMachine {
+    let clock: TestClock
+    let latest: Bool
+    struct State: Equatable, Sendable {}
+    enum Input: Sendable { case arrived(String), admitted(String) }
+    enum Output: Sendable { case sent(String) }
+
+    func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+      switch input {
+      case .arrived(let value):
+        .throttle(id: "xs", for: .milliseconds(200), clock: clock, latest: latest) { send in send(.admitted(value)) }
+      case .admitted(let value): .emit(.sent(value))
+      }
+    }
+  }
+
+  func outputs(latest: Bool) async -> String? {
+    let input = rxDiagram([(210, "2"), (250, "3"), (310, "4"), (350, "5"), (410, "6"), (450, "7")], unit: 10)
+    let timelines = await FeatureTimeline.run(
+      inputs: ["xs": input], values: Dictionary(uniqueKeysWithValues: (2...7).map { ("\($0)", "\($0)") }),
+      tick: .milliseconds(10), extraTicks: 30,
+      feature: { Feature(Emitter(clock: $0, latest: latest), initialState: .init()) },
+      bind: { feature, inputs in feature.bind(inputs["xs"], to: Emitter.Input.arrived) },
+      record: [:], output: { if case .sent(let value) = $0 { value } else { "?" } })
+    return timelines["outputs"]
+  }
+
+  @Test(
+    "test_ThrottleTimeSpan_Completed (latest): 2 at 210, 6 at 410 (the arrival at the window's close goes at once), 7 at 610"
+  )
+  func rxLatest() async {
+    #expect(await outputs(latest: true) == rxDiagram([(210, "2"), (410, "6"), (610, "7")], unit: 10))
+  }
+
+  @Test("test_ThrottleTimeSpan_NotLatest_Completed: 2 at 210, 6 at 410")
+  func rxNotLatest() async {
+    #expect(await outputs(latest: false) == rxDiagram([(210, "2"), (410, "6")], unit: 10))
+  }
+
+  @Test("cancel(id:) forgets the window and cancels the held run: the next pull refreshes at once")
+  func cancelForgetsTheWindow() async {
+    struct Machine: StateMachine {
+      let clock: TestClock
+      struct State: Equatable, Sendable { var refreshes = 0 }
+      enum Input: Sendable, Equatable { case pulled, reset, refreshed }
+      typealias Output = Never
+      func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+        switch input {
+        case .pulled: return .throttle(id: "refresh", for: .seconds(2), clock: clock) { send in send(.refreshed) }
+        case .reset: return .cancel(id: "refresh")
+        case .refreshed:
+          state.refreshes += 1
+          return .none
+        }
+      }
+    }
+    let clock = TestClock()
+    let tester = FeatureTester(Machine(clock: clock), initialState: .init(), clock: clock)
+    await tester.send(.pulled)
+    await tester.receive(.refreshed) { $0.refreshes = 1 }
+    await tester.send(.pulled)  // held
+    await tester.send(.reset)  // the held run is cancelled, the window forgotten
+    await clock.advance(by: .seconds(3))  // nothing is received: the held run never starts
+    await tester.send(.pulled)
+    await tester.receive(.refreshed) { $0.refreshes = 2 }
+    await tester.finish()
+  }
+
+  @Test("finish() cancels a held run: its work never starts")
+  func finishCancelsTheHeldRun() async {
+    let clock = TestClock()
+    let started = TestCounter()
+    let feature = Feature(
+      Headlines(
+        clock: clock,
+        latestHeadlines: {
+          started.increment()
+          return []
+        }), initialState: .init())
+    feature.send(.refreshPulled)
+    feature.send(.refreshPulled)
+    await clock.settle()
+    #expect(started.value == 1)
+    await feature.finish()
+    await clock.advance(by: .seconds(5))
+    #expect(started.value == 1)
+  }
+}
