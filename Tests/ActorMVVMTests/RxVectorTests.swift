@@ -70,6 +70,44 @@ struct RxVectorTests {
     #expect(right == expected)
   }
 
+  /// RxSwift's two-source zip vectors not spelled out above: (name, first
+  /// source, second source, expected), 5 units a tick.
+  static let zipVectors: [(String, [(Int, String)], [(Int, String)], [(Int, String)])] = [
+    ("EmptyNever", [(210, "|")], [], []),
+    ("NonEmptyEmpty", [(215, "2"), (220, "|")], [(210, "|")], [(220, "|")]),
+    ("NeverNonEmpty", [], [(215, "2"), (220, "|")], []),
+    ("NonEmptyNever", [(215, "2"), (220, "|")], [], []),
+    ("EmptyError", [(230, "|")], [(220, "^")], [(220, "^")]),
+    ("ErrorEmpty", [(220, "^")], [(230, "|")], [(220, "^")]),
+    ("NeverError", [], [(220, "^")], [(220, "^")]),
+    ("ErrorNever", [(220, "^")], [], [(220, "^")]),
+    ("ErrorError", [(230, "^")], [(220, "^")], [(220, "^")]),
+    ("SomeError", [(215, "2"), (230, "|")], [(220, "^")], [(220, "^")]),
+    ("ErrorSome", [(220, "^")], [(215, "2"), (230, "|")], [(220, "^")]),
+  ]
+
+  @Test("testZip_EmptyNever … ErrorSome: ends and errors of two sources", arguments: zipVectors.indices)
+  func zipEndsAndErrors(index: Int) async {
+    let (name, a, b, expected) = Self.zipVectors[index]
+    let output = await Marble.run(
+      ["a": rxDiagram(a.map { ($0.0, $0.1) }, unit: 5), "b": rxDiagram(b.map { ($0.0, $0.1) }, unit: 5)],
+      tick: .milliseconds(5), extraTicks: 40
+    ) { inputs, _ in zip(inputs["a"], inputs["b"]).map { $0 + $1 } }
+    #expect(output == rxDiagram(expected.map { ($0.0, $0.1) }, unit: 5), "testZip_\(name)")
+  }
+
+  @Test("testZip_NAry_error: [1,2,3] at 230, then e0's error at 250")
+  func zipArrayError() async {
+    let output = await Marble.run(
+      [
+        "e0": rxDiagram([(210, "1"), (250, "^")], unit: 10),
+        "e1": rxDiagram([(220, "2"), (240, "5"), (410, "|")], unit: 10),
+        "e2": rxDiagram([(230, "3"), (260, "6"), (400, "|")], unit: 10),
+      ], tick: .milliseconds(10)
+    ) { inputs, _ in zip([inputs["e0"], inputs["e1"], inputs["e2"]]).map { $0.joined() } }
+    #expect(output == rxDiagram([(230, "[123]"), (250, "^")], unit: 10))
+  }
+
   @Test("testZip_NAry_symmetric: [1,2,3] at 230, [4,5,6] at 260, completed at 420")
   func zipArraySymmetric() async {
     let output = await Marble.run(
@@ -164,6 +202,50 @@ struct RxVectorTests {
       inputs["xs"].throttle(for: .milliseconds(200), clock: clock, latest: true)
     }
     #expect(output == rxDiagram([(210, "2"), (410, "6"), (610, "7"), (610, "|")], unit: 10))
+  }
+
+  /// Throttles `events` by 200 (10 units a tick).
+  static func throttled(_ events: [(time: Int, symbol: String)], latest: Bool) async -> String {
+    await Marble.run(["xs": rxDiagram(events, unit: 10)], tick: .milliseconds(10), extraTicks: 50) { inputs, clock in
+      inputs["xs"].throttle(for: .milliseconds(200), clock: clock, latest: latest)
+    }
+  }
+
+  static let throttleNoEnd: [(time: Int, symbol: String)] = [
+    (210, "2"), (250, "3"), (310, "4"), (350, "5"), (410, "6"), (450, "7"),
+  ]
+  static let throttleError: [(time: Int, symbol: String)] = [
+    (210, "2"), (250, "3"), (310, "4"), (350, "5"), (410, "^"), (450, "7"), (500, "|"),
+  ]
+
+  @Test("test_ThrottleTimeSpan_Never and NotLatest_Never: nothing", arguments: [true, false])
+  func throttleNever(latest: Bool) async {
+    #expect(await Self.throttled([], latest: latest) == "")
+  }
+
+  @Test("test_ThrottleTimeSpan_Empty and NotLatest_Empty: completed at 500", arguments: [true, false])
+  func throttleEmpty(latest: Bool) async {
+    #expect(await Self.throttled([(500, "|")], latest: latest) == rxDiagram([(500, "|")], unit: 10))
+  }
+
+  @Test("test_ThrottleTimeSpan_Error and NotLatest_Error: 2 at 210, the error at 410", arguments: [true, false])
+  func throttleError(latest: Bool) async {
+    let expected = rxDiagram([(210, "2"), (410, "^")], unit: 10)
+    #expect(await Self.throttled(Self.throttleError, latest: latest) == expected)
+  }
+
+  @Test("test_ThrottleTimeSpan_NoEnd: 2, 6, 7 at 610; NotLatest_NoEnd: 2, 6")
+  func throttleNoEnd() async {
+    #expect(
+      await Self.throttled(Self.throttleNoEnd, latest: true)
+        == rxDiagram([(210, "2"), (410, "6"), (610, "7")], unit: 10))
+    #expect(await Self.throttled(Self.throttleNoEnd, latest: false) == rxDiagram([(210, "2"), (410, "6")], unit: 10))
+  }
+
+  @Test("test_ThrottleTimeSpan_CompletedAfterDueTime: 2, 6, 7 at 610, completed at 900")
+  func throttleCompletedAfterDueTime() async {
+    let output = await Self.throttled(Self.throttleNoEnd + [(900, "|")], latest: true)
+    #expect(output == rxDiagram([(210, "2"), (410, "6"), (610, "7"), (900, "|")], unit: 10))
   }
 
   // catch, catchAndReturn, scan(into:): 10 units a tick.
@@ -407,7 +489,7 @@ struct ColdTimeline: AsyncSequence, Sendable {
   func makeAsyncIterator() -> Iterator { Iterator(timeline: self) }
 }
 
-@Suite("RxSwift's vectors: flatMapFirst, concatMap, flatMapMerge")
+@Suite("RxSwift's vectors: flatMapFirst, concatMap, flatMapMerge (Observable+MergeTests.swift)")
 struct FlatMapVectorTests {
   /// One tick per 5 units of RxTest's time; cold inners by name.
   static func run(
@@ -446,6 +528,105 @@ struct FlatMapVectorTests {
         (940, "[402]"), (950, "|"),
       ], unit: 5)
     #expect(output == expected)
+  }
+
+  /// RxSwift's testFlatMap_Complete output, up to 860 (the variants share it).
+  static let flatMapOutput: [(time: Int, symbol: String)] = [
+    (310, "[102]"), (390, "[103]"), (410, "[104]"), (490, "[105]"), (560, "[301]"), (580, "[202]"), (590, "[203]"),
+    (600, "[302]"), (620, "[303]"), (740, "[106]"), (810, "[304]"), (860, "[305]"),
+  ]
+
+  static func flatMap(
+    outer: [(time: Int, symbol: String)] = flatMapFirstOuter,
+    inners: [String: [(offset: Int, symbol: String?)]] = flatMapFirstInners
+  ) async -> String {
+    await Self.run(outer: outer, inners: inners) { xs, inner in
+      xs.flatMapMerge { inner($0) }.map { $0.trimmingCharacters(in: ["[", "]"]) }
+    }
+  }
+
+  @Test("testFlatMap_Complete: every inner interleaved, completed at 960 when the last inner ends")
+  func flatMapComplete() async {
+    let expected = rxDiagram(Self.flatMapOutput + [(930, "[401]"), (940, "[402]"), (960, "|")], unit: 5)
+    #expect(await Self.flatMap() == expected)
+  }
+
+  @Test("testFlatMap_Complete_InnerNotComplete: the outer never ends, so neither does the result")
+  func flatMapOuterNeverEnds() async {
+    let outer = Array(Self.flatMapFirstOuter.dropLast())
+    let expected = rxDiagram(Self.flatMapOutput + [(930, "[401]"), (940, "[402]")], unit: 5)
+    #expect(await Self.flatMap(outer: outer) == expected)
+  }
+
+  @Test("testFlatMap_Complete_OuterNotComplete: an inner that never ends keeps the result open")
+  func flatMapInnerNeverEnds() async {
+    var inners = Self.flatMapFirstInners
+    inners["d"] = [(180, "[202]"), (190, "[203]"), (100_000, nil)]  // never ends within the run
+    let expected = rxDiagram(Self.flatMapOutput + [(930, "[401]"), (940, "[402]")], unit: 5)
+    #expect(await Self.flatMap(inners: inners) == expected)
+  }
+
+  @Test("testFlatMap_Complete_ErrorOuter: the outer's error at 900 ends everything")
+  func flatMapOuterError() async {
+    let outer = Array(Self.flatMapFirstOuter.dropLast()) + [(900, "^")]
+    #expect(await Self.flatMap(outer: outer) == rxDiagram(Self.flatMapOutput + [(900, "^")], unit: 5))
+  }
+
+  @Test("testFlatMap_Error_Inner: an inner's error at 760 ends everything")
+  func flatMapInnerError() async {
+    var inners = Self.flatMapFirstInners
+    inners["c"] = [(10, "[102]"), (90, "[103]"), (110, "[104]"), (190, "[105]"), (440, "[106]"), (460, "^")]
+    let expected = rxDiagram(Array(Self.flatMapOutput.prefix(10)) + [(760, "^")], unit: 5)
+    #expect(await Self.flatMap(inners: inners) == expected)
+  }
+
+  static let flatMapFirstOutput: [(time: Int, symbol: String)] = [
+    (310, "[102]"), (390, "[103]"), (410, "[104]"), (490, "[105]"), (740, "[106]"),
+  ]
+
+  @Test("testFlatMapFirst_Complete_ErrorOuter: the outer's error at 900")
+  func flatMapFirstOuterError() async {
+    let outer = Array(Self.flatMapFirstOuter.dropLast()) + [(900, "^")]
+    let output = await Self.run(outer: outer, inners: Self.flatMapFirstInners) { xs, inner in
+      xs.flatMapFirst { inner($0) }.map { $0.trimmingCharacters(in: ["[", "]"]) }
+    }
+    #expect(output == rxDiagram(Self.flatMapFirstOutput + [(900, "^")], unit: 5))
+  }
+
+  @Test("testFlatMapFirst_Error_Inner: the running inner's error at 760")
+  func flatMapFirstInnerError() async {
+    var inners = Self.flatMapFirstInners
+    inners["c"] = [(10, "[102]"), (90, "[103]"), (110, "[104]"), (190, "[105]"), (440, "[106]"), (460, "^")]
+    let output = await Self.run(outer: Self.flatMapFirstOuter, inners: inners) { xs, inner in
+      xs.flatMapFirst { inner($0) }.map { $0.trimmingCharacters(in: ["[", "]"]) }
+    }
+    #expect(output == rxDiagram(Self.flatMapFirstOutput + [(760, "^")], unit: 5))
+  }
+
+  static let concatMapInners: [String: [(offset: Int, symbol: String?)]] = [
+    "c": [(10, "[102]"), (90, "[103]"), (110, "[104]"), (190, "[105]"), (440, "[106]"), (460, nil)],
+    "d": [(180, "[202]"), (190, "[203]"), (100_000, nil)],
+    "e": [(10, "[301]"), (50, "[302]"), (60, nil)],
+    "f": [(40, nil)],
+    "g": [(80, "[401]"), (90, "[402]"), (100, nil)],
+  ]
+
+  @Test("testConcatMap_OuterComplete_InnerNotComplete: the inners wait in turn; one that never ends holds the rest")
+  func concatMapInnerNeverEnds() async {
+    let output = await Self.run(outer: Self.flatMapFirstOuter, inners: Self.concatMapInners) { xs, inner in
+      xs.concatMap { inner($0) }.map { $0.trimmingCharacters(in: ["[", "]"]) }
+    }
+    #expect(output == rxDiagram(Self.flatMapFirstOutput + [(940, "[202]"), (950, "[203]")], unit: 5))
+  }
+
+  @Test("testConcatMap_InnerComplete_OuterNotComplete: the second inner after the first, no end")
+  func concatMapOuterNeverEnds() async {
+    var inners = Self.concatMapInners
+    inners["d"] = [(180, "[202]"), (190, "[203]"), (205, nil)]
+    let output = await Self.run(outer: [(300, "c"), (400, "d")], inners: inners) { xs, inner in
+      xs.concatMap { inner($0) }.map { $0.trimmingCharacters(in: ["[", "]"]) }
+    }
+    #expect(output == rxDiagram(Self.flatMapFirstOutput + [(940, "[202]"), (950, "[203]")], unit: 5))
   }
 
   @Test("testConcatMap_InnerCompleteFasterThanOuterElementsAreProduced: 102 at 260, 202 at 320, completed at 900")
