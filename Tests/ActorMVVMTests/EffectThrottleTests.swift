@@ -142,3 +142,50 @@ struct EffectThrottleTests {
     #expect(started.value == 1)
   }
 }
+
+/// Two scopes of one throttling child: each scope has a window of its own.
+struct TwoRefreshers: StateMachine {
+  struct Child: StateMachine {
+    let clock: TestClock
+    struct State: Equatable, Sendable { var refreshes = 0 }
+    enum Input: Sendable, Equatable { case pulled, refreshed }
+    typealias Output = Never
+    func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+      switch input {
+      case .pulled: return .throttle(id: "refresh", for: .seconds(2), clock: clock, latest: false) { $0(.refreshed) }
+      case .refreshed:
+        state.refreshes += 1
+        return .none
+      }
+    }
+  }
+  struct State: Equatable, Sendable {
+    var left = Child.State()
+    var right = Child.State()
+  }
+  enum Input: Sendable, Equatable { case left(Child.Input), right(Child.Input) }
+  typealias Output = Never
+  let clock: TestClock
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    let left = Scope<State, Input, Never, Child>(
+      Child(clock: clock), state: \State.left, input: { if case .left(let input) = $0 { input } else { nil } },
+      embed: Input.left)
+    let right = Scope<State, Input, Never, Child>(
+      Child(clock: clock), state: \State.right, input: { if case .right(let input) = $0 { input } else { nil } },
+      embed: Input.right)
+    return left.reduce(into: &state, input) ?? right.reduce(into: &state, input) ?? .none
+  }
+}
+
+@Test("Effect.throttle under Scope: a child's window is its scope's own; the other scope's pull is not dropped")
+func scopedThrottleWindows() async {
+  let clock = TestClock()
+  let tester = FeatureTester(TwoRefreshers(clock: clock), initialState: .init(), clock: clock)
+  await tester.send(.left(.pulled))
+  await tester.receive(.left(.refreshed)) { $0.left.refreshes = 1 }
+  await tester.send(.right(.pulled))  // the same id, another scope: its own window
+  await tester.receive(.right(.refreshed)) { $0.right.refreshes = 1 }
+  await tester.send(.left(.pulled))  // inside the left window: dropped
+  await tester.finish()
+}
