@@ -176,37 +176,47 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///   returns nil forever.
   /// - **Time and buffering:** as ``timeout(_:clock:)`` until the switch
   ///   (`self` runs in its own task; at most 128 elements wait); after it,
-  ///   `fallback` is pulled directly in the consumer's task and holds
-  ///   nothing.
+  ///   `fallback` (which must be `Sendable`) is pulled directly in the
+  ///   consumer's task and holds nothing.
   @inlinable
-  public func timeout<C: Clock, Fallback: AsyncSequence>(
+  public func timeout<C: Clock, Fallback: AsyncSequence & Sendable>(
     _ interval: C.Duration, clock: C, switchingTo fallback: Fallback
   ) -> AsyncTimeoutSwitchSequence<Self, C, Fallback> where Fallback.Element == Element {
     AsyncTimeoutSwitchSequence(base: self, interval: interval, clock: clock, fallback: fallback)
   }
 }
 
-/// The sequence returned by `timeout(_:clock:switchingTo:)`.
-public struct AsyncTimeoutSwitchSequence<Base: AsyncSequence & Sendable, C: Clock, Fallback: AsyncSequence>:
-  AsyncSequence
+/// The sequence returned by `timeout(_:clock:switchingTo:)`: the timeout
+/// sequence under `catch`, which switches to the fallback on the deadline's
+/// error and passes the upstream's own errors on.
+public struct AsyncTimeoutSwitchSequence<
+  Base: AsyncSequence & Sendable, C: Clock, Fallback: AsyncSequence & Sendable
+>: AsyncSequence, Sendable
 where Base.Element: Sendable, Fallback.Element == Base.Element {
   /// The type of the elements.
   public typealias Element = Base.Element
   /// The type of error iteration can throw.
   public typealias Failure = any Error
   @usableFromInline typealias Primary = AsyncTimeoutSequence<UpstreamErrorTagging<Base>, C>
+  @usableFromInline typealias Switching = AsyncCatchSequence<Primary, TimeoutFallback<Fallback>>
 
-  @usableFromInline let primary: Primary
-  @usableFromInline let fallback: Fallback
+  @usableFromInline let switching: Switching
 
   @inlinable init(base: Base, interval: C.Duration, clock: C, fallback: Fallback) {
-    primary = AsyncTimeoutSequence(base: UpstreamErrorTagging(base: base), interval: interval, clock: clock)
-    self.fallback = fallback
+    let primary = Primary(base: UpstreamErrorTagging(base: base), interval: interval, clock: clock)
+    switching = primary.catch { error in
+      // Only the deadline throws untagged.
+      if let upstream = error as? UpstreamFailure {
+        TimeoutFallback.rethrowing(upstream.error)
+      } else {
+        .switching(to: fallback)
+      }
+    }
   }
 
   /// Makes this sequence's iterator (see the operator's contract for when work starts).
   @inlinable
-  public func makeAsyncIterator() -> Iterator { Iterator(primary: primary.makeAsyncIterator(), fallback: fallback) }
+  public func makeAsyncIterator() -> Iterator { Iterator(switching: switching.makeAsyncIterator()) }
 
   /// The iterator: one consumer at a time; the contract is the operator's.
   public struct Iterator: AsyncIteratorProtocol {
@@ -215,70 +225,62 @@ where Base.Element: Sendable, Fallback.Element == Base.Element {
     /// The type of error iteration can throw.
     public typealias Failure = any Error
 
-    /// Which sequence is being pulled: `self` under its deadline, the
-    /// fallback after it passed, or nothing once ended.
-    @usableFromInline enum Phase {
-      case primary(Primary.Iterator, Fallback)
-      case fallback(Fallback.AsyncIterator)
-      case done
-    }
+    @usableFromInline var switching: Switching.Iterator
 
-    @usableFromInline var phase: Phase
-
-    @inlinable init(primary: Primary.Iterator, fallback: Fallback) {
-      phase = .primary(primary, fallback)
-    }
+    @inlinable init(switching: Switching.Iterator) { self.switching = switching }
 
     /// The next element, or nil once the sequence has ended.
     @inlinable
     public mutating func next() async throws -> Element? {
-      try await next(isolation: nil)
+      try await switching.next(isolation: nil)
     }
 
     /// `next()` for a caller isolated to `actor`.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
-      while true {
-        if Task.isCancelled { phase = .done }
-        switch phase {
-        case .done:
-          return nil
-        case .primary(var iterator, let fallback):
-          do {
-            let element = try await iterator.next(isolation: actor)
-            if let element, !Task.isCancelled {
-              phase = .primary(iterator, fallback)
-              return element
-            }
-            phase = .done
-            return nil
-          } catch let error as UpstreamFailure {
-            phase = .done
-            throw error.error
-          } catch {
-            // Only the deadline throws untagged: switch.
-            phase = .fallback(fallback.makeAsyncIterator())
-          }
-        case .fallback(var iterator):
-          do {
-            let element = try await iterator.next(isolation: actor)
-            if let element, !Task.isCancelled {
-              phase = .fallback(iterator)
-              return element
-            }
-            phase = .done
-            return nil
-          } catch {
-            phase = .done
-            throw error
-          }
-        }
-      }
+      try await switching.next(isolation: actor)
     }
   }
 }
 
-extension AsyncTimeoutSwitchSequence: Sendable where Fallback: Sendable {}
+/// What `timeout(_:clock:switchingTo:)` continues with after an error: the
+/// fallback (the deadline passed) or the upstream's error, thrown once.
+@usableFromInline
+enum TimeoutFallback<Fallback: AsyncSequence>: AsyncSequence {
+  case switching(to: Fallback)
+  case rethrowing(any Error)
+
+  @usableFromInline typealias Element = Fallback.Element
+  @usableFromInline typealias Failure = any Error
+
+  @inlinable func makeAsyncIterator() -> Iterator {
+    switch self {
+    case .switching(let fallback): Iterator(fallback: fallback.makeAsyncIterator(), error: nil)
+    case .rethrowing(let error): Iterator(fallback: nil, error: error)
+    }
+  }
+
+  @usableFromInline
+  struct Iterator: AsyncIteratorProtocol {
+    @usableFromInline var fallback: Fallback.AsyncIterator?
+    @usableFromInline var error: (any Error)?
+
+    @inlinable init(fallback: Fallback.AsyncIterator?, error: (any Error)?) {
+      self.fallback = fallback
+      self.error = error
+    }
+
+    @inlinable mutating func next() async throws -> Element? { try await next(isolation: nil) }
+
+    @inlinable mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
+      if let error {
+        self.error = nil
+        throw error
+      }
+      return try await fallback?.next(isolation: actor)
+    }
+  }
+}
 
 /// An upstream's error, wrapped so that `timeout(_:clock:switchingTo:)`
 /// tells it from its own deadline.

@@ -743,19 +743,13 @@ struct TimeoutSwitchVectorTests {
     #expect(output == rxDiagram([(400, "^")], unit: 10))
   }
 
-  @Test("testTimeout_TimeoutNotOccurs_Completed: completed at 250; the fallback is never iterated")
-  func notOccursCompleted() async {
+  @Test(
+    "testTimeout_TimeoutNotOccurs_Completed and _Error: the source's end at 250; the fallback is never iterated",
+    arguments: ["|", "^"])
+  func notOccursEnd(end: String) async {
     let iterations = TestCounter()
-    let output = await Self.run(xs: [(250, "|")], ys: [(100, "x")], ysIterations: iterations)
-    #expect(output == rxDiagram([(250, "|")], unit: 10))
-    #expect(iterations.value == 0)
-  }
-
-  @Test("testTimeout_TimeoutNotOccurs_Error: the source's error at 250; the fallback is never iterated")
-  func notOccursError() async {
-    let iterations = TestCounter()
-    let output = await Self.run(xs: [(250, "^")], ys: [(100, "x")], ysIterations: iterations)
-    #expect(output == rxDiagram([(250, "^")], unit: 10))
+    let output = await Self.run(xs: [(250, end)], ys: [(100, "x")], ysIterations: iterations)
+    #expect(output == rxDiagram([(250, end)], unit: 10))
     #expect(iterations.value == 0)
   }
 
