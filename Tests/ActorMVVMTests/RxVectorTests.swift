@@ -406,6 +406,9 @@ struct CancelledConsumerTests {
   @Test func combineLatestOfThree() async {
     #expect(await elementsAfterCancelling(combineLatest(Stubborn(), Stubborn(), Stubborn()).map { $0.0 }) == 0)
   }
+  @Test func combineLatestOfAnArray() async {
+    #expect(await elementsAfterCancelling(combineLatest([Stubborn(), Stubborn()])) == 0)
+  }
   @Test func zipOfAnArray() async { #expect(await elementsAfterCancelling(zip([Stubborn(), Stubborn()])) == 0) }
   @Test func mergeOfAnArray() async { #expect(await elementsAfterCancelling(merge([Stubborn(), Stubborn()])) == 0) }
   @Test func flatMapMerge() async {
