@@ -54,7 +54,7 @@ let package = Package(
         "ActorMVVM", "AppCoordinator", "EmbeddedBackend", "Networking", "Storage", "WeatherFeature", "LoginFeature",
         "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
       ]),
-    .executableTarget(name: "repl", dependencies: ["ReplCore"]),
+    .executableTarget(name: "repl", dependencies: ["ReplCore", "Storage"]),
     .executableTarget(name: "Benchmarks", dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI"]),
     .testTarget(
       name: "ActorMVVMTests", dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "ActorMVVMUI"]),

@@ -198,3 +198,11 @@ enum Reply {
     HTTPResponse(status: status, headers: headers, body: Data(body.utf8))
   }
 }
+
+extension EmbeddedBackend {
+  /// Why a stored server state (`server.json`) is not of the shape this
+  /// backend writes, or nil: for a ``FileKeyValueStore``'s `shape` check.
+  public static func stateShapeProblem(_ state: [String: JSONValue]) -> String? {
+    state.shapeProblem(InterviewAPI.storedShape)
+  }
+}

@@ -263,6 +263,9 @@ actor InterviewAPI {
     savingTokens = false
   }
 
+  /// The keys and types the server state holds, for a store's shape check.
+  static var storedShape: [(key: String, type: any Decodable.Type)] { [(StoredTokens.key, StoredTokens.self)] }
+
   struct StoredTokens: Codable, Sendable {
     static let key = "interview.refreshTokens"
     let refreshTokens: [String: Int]

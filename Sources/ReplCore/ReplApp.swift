@@ -2,7 +2,9 @@ import ActorMVVM
 import AppCoordinator
 import DirectionsFeature
 import EmbeddedBackend
+import FindNumberFeature
 import Foundation
+import InterviewFeature
 import Networking
 import Storage
 
@@ -12,18 +14,31 @@ import Storage
 /// screens that need them fail.
 public enum ReplApp {
   /// The store behind `--data-dir DIR` (`DIR/store.json`), or one in memory.
-  public static func makeStore(options: ReplOptions) -> any KeyValueStore {
-    options.dataDirectory.map {
-      FileKeyValueStore(url: URL(fileURLWithPath: $0).appendingPathComponent("store.json"))
-    } ?? InMemoryKeyValueStore()
+  /// A file whose session or records are of the wrong type is set aside
+  /// like a corrupt one; every failed write is reported to `warn` (the app
+  /// goes on with what it has in memory).
+  public static func makeStore(options: ReplOptions, warn: @escaping @Sendable (String) -> Void = { _ in })
+    -> any KeyValueStore
+  {
+    guard let directory = options.dataDirectory else { return InMemoryKeyValueStore() }
+    let file = FileKeyValueStore(url: URL(fileURLWithPath: directory).appendingPathComponent("store.json")) {
+      $0.shapeProblem(SessionManager.storedShape + StoredRecordRepository.storedShape)
+    }
+    return ReportingKeyValueStore(file) { warn($0.description) }
   }
 
   /// The embedded server's own state behind `--data-dir DIR`
   /// (`DIR/server.json`: the refresh tokens it issued, as a server's
-  /// database would keep them), or `nil` to keep it in memory.
-  public static func makeServerStore(options: ReplOptions) -> (any KeyValueStore)? {
-    options.dataDirectory.map {
-      FileKeyValueStore(url: URL(fileURLWithPath: $0).appendingPathComponent("server.json"))
+  /// database would keep them), or `nil` to keep it in memory. Checked and
+  /// reported as ``makeStore(options:warn:)``.
+  public static func makeServerStore(options: ReplOptions, warn: @escaping @Sendable (String) -> Void = { _ in })
+    -> (any KeyValueStore)?
+  {
+    options.dataDirectory.map { directory in
+      let file = FileKeyValueStore(
+        url: URL(fileURLWithPath: directory).appendingPathComponent("server.json"),
+        shape: EmbeddedBackend.stateShapeProblem)
+      return ReportingKeyValueStore(file) { warn($0.description) }
     }
   }
 

@@ -12,8 +12,15 @@ import Foundation
 ///   `<name>.corrupt` (or `.corrupt-2`, … — never overwriting an earlier one),
 ///   the store starts from defaults, and a ``StorageWarning`` says so. A file
 ///   that exists but cannot be read is left untouched.
-/// - **Privacy:** the file is created with mode 0600 (owner only): a store
-///   may hold secrets, such as a session's tokens.
+/// - **Shape:** a file that is a JSON object but fails the `shape` check
+///   given at init (a value of the wrong type under a known key) is set
+///   aside the same way, with ``StorageWarning/wrongShape(path:movedTo:reason:)``.
+/// - **Privacy:** the file and its temporary files are created with mode
+///   0600 (owner only): a store may hold secrets, such as a session's
+///   tokens. Temporary files a crash left behind (`.<name>.<UUID>.tmp`) are
+///   removed when the store loads, so deleting the file forgets what it
+///   held. One process per file: a second process's temporary file would
+///   be removed as stale (the REPL holds a ``DataDirectoryLock``).
 /// - **Loading** happens on first use, so creating a store does no I/O.
 public actor FileKeyValueStore: KeyValueStore {
   /// The file the store lives in.
@@ -24,8 +31,14 @@ public actor FileKeyValueStore: KeyValueStore {
   /// before the rename, as a crash there would.
   var failBeforeRename = false
 
-  public init(url: URL) {
+  private let shape: @Sendable ([String: JSONValue]) -> String?
+
+  /// A store in the file at `url`. `shape` checks a loaded file and returns
+  /// why it is of the wrong shape, or nil if it is fine (by default every
+  /// JSON object is).
+  public init(url: URL, shape: @escaping @Sendable ([String: JSONValue]) -> String? = { _ in nil }) {
     self.url = url
+    self.shape = shape
   }
 
   public func value<T: Codable & Sendable>(_ type: T.Type, forKey key: String) throws(StorageError) -> T? {
@@ -69,6 +82,7 @@ public actor FileKeyValueStore: KeyValueStore {
 
   private func readFile() -> [String: JSONValue] {
     let manager = FileManager.default
+    removeStaleTemporaryFiles()
     guard manager.fileExists(atPath: url.path) else { return [:] }
     let data: Data
     do {
@@ -77,15 +91,34 @@ public actor FileKeyValueStore: KeyValueStore {
       warnings.append(.unreadableFile(path: url.path, reason: "\(error.localizedDescription)"))
       return [:]
     }
-    if let object = try? JSONDecoder().decode([String: JSONValue].self, from: data) { return object }
+    var wrongShape: String?
+    if let object = try? JSONDecoder().decode([String: JSONValue].self, from: data) {
+      guard let reason = shape(object) else { return object }
+      wrongShape = reason
+    }
     let aside = corruptDestination()
     do {
       try manager.moveItem(at: url, to: aside)
-      warnings.append(.corruptFile(path: url.path, movedTo: aside.path))
+      if let wrongShape {
+        warnings.append(.wrongShape(path: url.path, movedTo: aside.path, reason: wrongShape))
+      } else {
+        warnings.append(.corruptFile(path: url.path, movedTo: aside.path))
+      }
     } catch {
       warnings.append(.unreadableFile(path: url.path, reason: "corrupt, and could not be moved aside: \(error)"))
     }
     return [:]
+  }
+
+  /// Removes `.<name>.<UUID>.tmp` files beside the store: left by a crash
+  /// between writing and renaming, they may hold what the store held.
+  private func removeStaleTemporaryFiles() {
+    let directory = url.deletingLastPathComponent()
+    let prefix = ".\(url.lastPathComponent)."
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+    }
   }
 
   private func corruptDestination() -> URL {

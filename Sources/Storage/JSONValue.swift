@@ -55,3 +55,21 @@ public enum JSONValue: Sendable, Hashable, Codable {
     try JSONDecoder().decode(T.self, from: JSONEncoder().encode(self))
   }
 }
+
+extension [String: JSONValue] {
+  /// Why this stored map is not of the expected shape: the first key in
+  /// `expected` whose value is present but does not decode as its type;
+  /// nil when every present one does. For a ``FileKeyValueStore``'s
+  /// `shape` check.
+  public func shapeProblem(_ expected: [(key: String, type: any Decodable.Type)]) -> String? {
+    for (key, type) in expected {
+      guard let value = self[key] else { continue }
+      func decodes<T: Decodable>(_: T.Type) -> Bool {
+        guard let data = try? JSONEncoder().encode(value) else { return false }
+        return (try? JSONDecoder().decode(T.self, from: data)) != nil
+      }
+      if !decodes(type) { return "\"\(key)\" is not a \(type)" }
+    }
+    return nil
+  }
+}

@@ -51,9 +51,18 @@ public enum StorageWarning: Sendable, Equatable, CustomStringConvertible {
   /// The file could not be read at all; the store started from defaults and
   /// will not overwrite it until a write succeeds in replacing it.
   case unreadableFile(path: String, reason: String)
+  /// The file was JSON but not of the shape the app expects (`reason`);
+  /// it was moved aside to `movedTo` and the store started from defaults.
+  case wrongShape(path: String, movedTo: String, reason: String)
+  /// A write failed (`StorageError/writeFailed`): what it would have saved
+  /// is kept in memory only.
+  case writeFailed(String)
 
   public var description: String {
     switch self {
+    case .wrongShape(let path, let movedTo, let reason):
+      "\(path) is not what this app writes (\(reason)); kept it as \(movedTo) and started from defaults"
+    case .writeFailed(let reason): "not saved: \(reason)"
     case .corruptFile(let path, let movedTo): "\(path) was corrupt; kept it as \(movedTo) and started from defaults"
     case .unreadableFile(let path, let reason): "cannot read \(path) (\(reason)); started from defaults"
     }

@@ -26,9 +26,16 @@ public enum PrivateFile {
 
   /// Opens `url` for appending, creating it with mode 0600 if it does not
   /// exist and emptying it if it does; an existing file's mode is set to 0600.
+  /// A symbolic link is refused, not followed: emptying and re-moding
+  /// whatever it points to is never what was meant.
   /// - Throws: ``StorageError/writeFailed(path:reason:)``.
   public static func openForWriting(_ url: URL) throws(StorageError) -> FileHandle {
-    let handle = try open(url, flags: O_CREAT | O_TRUNC)
+    var status = stat()
+    if lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+      throw .writeFailed(path: url.path, reason: "it is a symbolic link; refusing to follow it")
+    }
+    // O_NOFOLLOW too: a link made between the check and the open is refused.
+    let handle = try open(url, flags: O_CREAT | O_TRUNC | O_NOFOLLOW)
     guard fchmod(handle.fileDescriptor, 0o600) == 0 else {
       throw .writeFailed(path: url.path, reason: String(cString: strerror(errno)))
     }

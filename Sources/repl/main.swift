@@ -1,5 +1,6 @@
 import Foundation
 import ReplCore
+import Storage
 
 #if canImport(Glibc)
   import Glibc
@@ -24,8 +25,20 @@ func main() async -> Int32 {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
   }
   let warn: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
-  let store = ReplApp.makeStore(options: options)
-  let serverStore = ReplApp.makeServerStore(options: options)
+  // One process per data directory: two would each write back their own
+  // copy of the store and lose the other's changes.
+  var lock: DataDirectoryLock?
+  if let directory = options.dataDirectory {
+    do {
+      lock = try DataDirectoryLock.acquire(directory: directory)
+    } catch {
+      FileHandle.standardError.write(Data("repl: \(error)\n".utf8))
+      return 2
+    }
+  }
+  defer { withExtendedLifetime(lock) {} }
+  let store = ReplApp.makeStore(options: options, warn: warn)
+  let serverStore = ReplApp.makeServerStore(options: options, warn: warn)
   await ReplApp.reportStorageWarnings(of: store, warn: warn)
   if let serverStore { await ReplApp.reportStorageWarnings(of: serverStore, warn: warn) }
   let interactive = isatty(STDIN_FILENO) == 1 && options.replayPath == nil

@@ -307,3 +307,36 @@ struct ReportActivityTests {
     await tester.finish()
   }
 }
+
+/// A store whose writes all fail, as an unwritable data directory's do.
+struct UnwritableStore: KeyValueStore {
+  let base = InMemoryKeyValueStore()
+  func value<T: Codable & Sendable>(_ type: T.Type, forKey key: String) async throws(StorageError) -> T? {
+    try await base.value(type, forKey: key)
+  }
+  func set<T: Codable & Sendable>(_ value: T, forKey key: String) async throws(StorageError) {
+    throw .writeFailed(path: "store.json", reason: "Permission denied")
+  }
+  func set(_ values: [String: JSONValue]) async throws(StorageError) {
+    throw .writeFailed(path: "store.json", reason: "Permission denied")
+  }
+  func removeValue(forKey key: String) async throws(StorageError) {
+    throw .writeFailed(path: "store.json", reason: "Permission denied")
+  }
+  func takeWarnings() async -> [StorageWarning] { [] }
+}
+
+@Test("In an unwritable store, saving the session at login and forgetting it at logout are each reported")
+func unsavedSessionIsReported() async throws {
+  let clock = TestClock()
+  let backend = EmbeddedBackend(.init(clock: clock))
+  let reported = AsyncStream<StorageWarning>.makeStream()
+  let store = ReportingKeyValueStore(UnwritableStore()) { reported.continuation.yield($0) }
+  let session = SessionManager(auth: InterviewAuthService(client: backend), store: store, clock: clock)
+  await session.start(try await InterviewAuthService(client: backend).login(id: "alice", password: "secret"))
+  await session.logout()
+  reported.continuation.finish()
+  var warnings: [String] = []
+  for await warning in reported.stream { warnings.append(warning.description) }
+  #expect(warnings == Array(repeating: "not saved: cannot write store.json: Permission denied", count: 2))
+}

@@ -14,6 +14,11 @@ public actor StoredRecordRepository: RecordRepository {
 
   public init(store: any KeyValueStore) { self.store = store }
 
+  /// The keys and types this repository stores, for a store's shape check.
+  public static var storedShape: [(key: String, type: any Decodable.Type)] {
+    [(roundKey, Int.self), (bestRecordKey, Int.self), (currentRecordKey, Int.self)]
+  }
+
   public func load() async -> GameRecords {
     // As the article: `integer(forKey:)` is 0 when absent, and round 0 means 1.
     let round = await store.value(Int.self, forKey: Self.roundKey, default: 0)

@@ -20,6 +20,8 @@ import Storage
 ///   are never printed (``TokenPair``'s description hides them).
 public actor SessionManager: SessionUseCase {
   public static let storageKey = "interview.session"
+  /// The key and type this manager stores, for a store's shape check.
+  public static var storedShape: [(key: String, type: any Decodable.Type)] { [(storageKey, StoredSession.self)] }
 
   private let auth: any AuthUseCase
   private let store: (any KeyValueStore)?

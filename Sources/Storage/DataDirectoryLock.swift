@@ -1,0 +1,74 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One process per data directory: an advisory lock on `DIR/.lock`
+/// (`flock(2)`), held for the life of this value or of the process.
+///
+/// Two processes caching and rewriting one store lose each other's writes
+/// (a best record, a rotated refresh token), so a second process is
+/// refused instead of merged: ``acquire(directory:)`` throws
+/// ``DataDirectoryLockError/held(path:pid:)`` naming the process that holds
+/// it. The lock is the kernel's: it is released when the holder exits,
+/// however it exits (`kill -9` included), so a stale lock file never locks
+/// anyone out. The file holds the holder's process id, for the message
+/// only; it is created 0600.
+public final class DataDirectoryLock: Sendable {
+  /// The lock file.
+  public let path: String
+  private let descriptor: Int32
+
+  private init(path: String, descriptor: Int32) {
+    self.path = path
+    self.descriptor = descriptor
+  }
+
+  deinit { close(descriptor) }
+
+  /// Takes the lock on `directory` (created 0700 if missing), or throws
+  /// without waiting if another process holds it.
+  public static func acquire(directory: String) throws(DataDirectoryLockError) -> DataDirectoryLock {
+    do {
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw .unusable(path: directory, reason: error.localizedDescription)
+    }
+    let path = URL(fileURLWithPath: directory).appendingPathComponent(".lock").path
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard descriptor >= 0 else { throw .unusable(path: path, reason: String(cString: strerror(errno))) }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      let failure = errno
+      var buffer = [UInt8](repeating: 0, count: 32)
+      let count = read(descriptor, &buffer, buffer.count)
+      close(descriptor)
+      guard failure == EWOULDBLOCK else { throw .unusable(path: path, reason: String(cString: strerror(failure))) }
+      let text = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+      throw .held(path: path, pid: Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+    let pid = Array("\(getpid())\n".utf8)
+    _ = ftruncate(descriptor, 0)
+    _ = pwrite(descriptor, pid, pid.count, 0)
+    return DataDirectoryLock(path: path, descriptor: descriptor)
+  }
+}
+
+/// Why a data directory cannot be used.
+public enum DataDirectoryLockError: Error, Equatable, CustomStringConvertible {
+  /// Another process holds the directory's lock.
+  case held(path: String, pid: Int32?)
+  /// The directory or its lock file cannot be created or opened.
+  case unusable(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .held(let path, let pid):
+      "the data directory is in use by \(pid.map { "process \($0)" } ?? "another process") (it holds \(path)); one process at a time"
+    case .unusable(let path, let reason): "cannot use \(path): \(reason)"
+    }
+  }
+}
