@@ -34,13 +34,13 @@ public struct BadLines<Random: RandomNumberGenerator>: IteratorProtocol {
       default:
         line = Self.badArguments.randomElement(using: &random)!
       }
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      let trimmed = Words.trimmed(line)
       // Blank lines and "# comments" are skipped silently, by design; a
       // lone "&" or a command word alone may be valid on some screen.
-      let first = trimmed.split(separator: " ").first.map(String.init) ?? ""
+      let first = Words.split(trimmed).first ?? ""
       if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasSuffix("&")
         || Self.valid.contains(first)
-          && !trimmed.contains(" ")
+          && !trimmed.contains(where: \.isWhitespace)
       {
         continue
       }

@@ -48,7 +48,7 @@ struct CommandArguments: Sendable {
   let rest: String
   let usage: String
 
-  private var words: [String] { rest.split(separator: " ").map(String.init) }
+  private var words: [String] { Words.split(rest) }
   private var usageError: ReplError { .usage(usage) }
 
   /// No words at all.

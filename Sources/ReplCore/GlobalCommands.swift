@@ -23,7 +23,10 @@ enum GlobalCommands {
   }
 
   /// The closest known command, if any is close enough to be a typo.
+  /// Only for words a typo could have made (at most 32 characters): the
+  /// distance costs the product of the lengths, and a pasted page is no typo.
   static func suggestion(for word: String, among names: [String]) -> String? {
+    guard word.count <= 32 else { return nil }
     let scored = names.map { ($0, distance(word.lowercased(), $0)) }.min { $0.1 < $1.1 }
     guard let (name, score) = scored, score <= max(1, word.count / 3) else { return nil }
     return name

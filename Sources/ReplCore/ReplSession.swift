@@ -82,25 +82,36 @@ public actor ReplSession {
   /// The name of the screen on top, for a prompt.
   public func currentScreenName() async -> String { await coordinator.state.top?.name ?? "app" }
 
+  /// What Tab completes on the current screen: its commands and the global
+  /// ones (key `""`), the screens `open` takes, and the deep-link forms.
+  public func completions() async -> [String: [String]] {
+    var commands = GlobalCommands.all.flatMap(\.names)
+    if let (_, screen) = await top() { commands += screen.commands(in: coordinator).map(\.spec.name) }
+    return [
+      "": commands,
+      "open": AppContainer.screens.filter { $0.opensByName }.map { $0.name },
+      "deeplink": DeepLink.examples,
+    ]
+  }
+
   /// Handles one line. Returns false when the line was `quit` (or `exit`).
   public func handle(_ line: String) async -> Bool {
-    var trimmed = line.trimmingCharacters(in: .whitespaces)
+    var trimmed = Words.trimmed(line)
     guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return true }
     beginCommand()
     handlingOnRealTime = clock == nil
     defer { handlingOnRealTime = false }
     var overlapping = false
-    if trimmed.hasSuffix(" &") || trimmed == "&" {
+    if trimmed == "&" || trimmed.hasSuffix("&") && trimmed.dropLast().last?.isWhitespace == true {
       overlapping = true
-      trimmed = String(trimmed.dropLast()).trimmingCharacters(in: .whitespaces)
+      trimmed = Words.trimmed(trimmed.dropLast())
     }
-    let parts = trimmed.split(separator: " ", maxSplits: 1).map(String.init)
-    guard let first = parts.first else {
+    let (first, rest) = Words.command(trimmed)
+    guard !first.isEmpty else {
       emitError(ReplError.usage("<command> &").message)
       return true
     }
     let command = first.lowercased()
-    let rest = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
     do {
       if let global = GlobalCommands.all.first(where: { $0.names.contains(command) }) {
         if global.takesNoArguments, !rest.isEmpty { throw ReplError.usage(global.usage) }
@@ -318,7 +329,7 @@ public actor ReplSession {
 
   private func emitField(_ route: Route, _ field: (String, JSONValue)) {
     switch format {
-    case .text: emit("\(route.name).\(field.0) = \(JSONText.encode(field.1))")
+    case .text: emit("\(route.name).\(field.0) = \(Self.cut(JSONText.encode(field.1)))")
     case .json:
       emit(json: [
         ("type", .string("state")), ("screen", .string(route.name)), ("field", .string(field.0)), ("value", field.1),
@@ -384,13 +395,17 @@ public actor ReplSession {
         out.unicodeScalars.append(scalar)
       }
     }
-    return out.count > 300 ? String(out.prefix(300)) + "…" : out
+    return cut(out)
   }
+
+  /// `text` cut to 300 characters, as error lines are (a 100 KB field is
+  /// one readable line, not a page).
+  static func cut(_ text: String) -> String { text.count > 300 ? String(text.prefix(300)) + "…" : text }
 
   /// The route `open` names: a screen that opens by name, and its number
   /// if it takes one (`report 101`).
   static func route(_ text: String) throws(ReplError) -> Route {
-    let words = text.lowercased().split(separator: " ").map(String.init)
+    let words = Words.split(text.lowercased())
     guard let screen = AppContainer.screens.first(where: { $0.opensByName && $0.name == words.first }) else {
       throw .usage(GlobalCommands.openUsage)
     }

@@ -21,10 +21,6 @@ func main() async -> Int32 {
     FileHandle.standardError.write(Data("repl: \(error)\n\(ReplOptions.usage)\n".utf8))
     return 2
   }
-  let write: @Sendable (String) -> Void = { line in
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-  }
-  let warn: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
   // One process per data directory: two would each write back their own
   // copy of the store and lose the other's changes.
   var lock: DataDirectoryLock?
@@ -37,11 +33,25 @@ func main() async -> Int32 {
     }
   }
   defer { withExtendedLifetime(lock) {} }
+  let interactive = isatty(STDIN_FILENO) == 1 && options.replayPath == nil
+  // In a terminal that can do raw mode, a line editor, and every line
+  // printed above the line being typed.
+  let console = interactive ? TerminalConsole.open() : nil
+  defer { console?.restore() }
+  let write: @Sendable (String) -> Void = { line in
+    if let console { console.print(line) } else { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+  }
+  let warn: @Sendable (String) -> Void = { text in
+    if let console {
+      console.print("warning: \(text)", toStandardError: true)
+    } else {
+      FileHandle.standardError.write(Data("warning: \(text)\n".utf8))
+    }
+  }
   let store = ReplApp.makeStore(options: options, warn: warn)
   let serverStore = ReplApp.makeServerStore(options: options, warn: warn)
   await ReplApp.reportStorageWarnings(of: store, warn: warn)
   if let serverStore { await ReplApp.reportStorageWarnings(of: serverStore, warn: warn) }
-  let interactive = isatty(STDIN_FILENO) == 1 && options.replayPath == nil
   // A script runs on virtual time (same transcript every run); a terminal on real time.
   let virtual = interactive ? nil : VirtualClock()
   let trace = options.trace ? TraceLines() : nil
@@ -61,8 +71,33 @@ func main() async -> Int32 {
     return 2
   }
   await session.start()
-  // In a terminal, lines that land while the user types appear at once,
-  // followed by a fresh prompt.
+  if let console {
+    // Output lands above the line being typed; the prompt follows the screen on top.
+    let prompt: @Sendable () async -> String = { "\(await session.currentScreenName())> " }
+    let watcher = Task {
+      await session.watch(every: .milliseconds(30)) {
+        Task {
+          console.setCompletions(await session.completions())
+          console.setPrompt(await prompt())
+        }
+      }
+    }
+    console.setCompletions(await session.completions())
+    console.showPrompt(await prompt())
+    for await line in console.lines {
+      recorder?.record(line)
+      guard await session.handle(line) else { break }
+      console.setCompletions(await session.completions())
+      console.showPrompt(await prompt())
+    }
+    watcher.cancel()
+    await watcher.value
+    await session.finish()
+    recorder?.close()
+    return 0
+  }
+  // In a terminal without raw mode, lines that land while the user types
+  // appear at once, followed by a fresh prompt.
   let watcher: Task<Void, Never>? =
     interactive
     ? Task {

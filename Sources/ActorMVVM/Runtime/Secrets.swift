@@ -27,7 +27,8 @@ public enum Secrets {
   /// a field, case or string dictionary key named like a secret shows
   /// ``mask``: `passwordChanged(•••)`,
   /// `Session(member: "alice", accessToken: •••)`,
-  /// `["Authorization": •••]`. Leaves (strings, numbers, types without
+  /// `["Authorization": •••]`. A `Duration` prints as `10.4 s` or `300 ms`.
+  /// Leaves (strings, numbers, types without
   /// children) print as `String(reflecting:)` does. Past ``maximumDepth``
   /// or ``maximumElements`` it prints `…`.
   public static func describe(_ value: Any) -> String {
@@ -41,6 +42,7 @@ public enum Secrets {
   }
 
   private static func describe(_ value: Any, depth: Int) -> String {
+    if let duration = value as? Duration { return describe(duration) }
     let mirror = Mirror(reflecting: value)
     if mirror.children.isEmpty, mirror.displayStyle != .optional, mirror.displayStyle != .collection,
       mirror.displayStyle != .dictionary, mirror.displayStyle != .set
@@ -80,6 +82,16 @@ public enum Secrets {
     default:  // struct, class, or a custom mirror
       return "\(mirror.subjectType)(" + fields(of: mirror, depth: next).joined(separator: ", ") + ")"
     }
+  }
+
+  /// A duration as a person reads it: `10.4 s`, `300 ms`, `12 µs`.
+  static func describe(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let total = Double(seconds) + Double(attoseconds) / 1e18
+    let magnitude = abs(total)
+    if magnitude >= 1 { return "\((total * 10).rounded() / 10) s" }
+    if magnitude >= 0.001 { return "\(Int((total * 1_000).rounded())) ms" }
+    return "\(Int((total * 1_000_000).rounded())) µs"
   }
 
   private static func fields(of mirror: Mirror, depth: Int) -> [String] {

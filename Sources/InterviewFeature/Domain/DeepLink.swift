@@ -15,6 +15,12 @@ public enum DeepLink: Equatable, Sendable {
 
   public static let scheme = "actormvvm"
 
+  /// One example of every form, as `help` and Tab completion show them.
+  public static let examples = [
+    "actormvvm://analysis-complete?memIdx=1&termNo=101",
+    "actormvvm://expiration?days=1", "actormvvm://expiration?days=3", "actormvvm://expiration?days=7",
+  ]
+
   /// Parses a link.
   /// - Throws: ``DeepLinkError`` when it is not an `actormvvm://` URL or a
   ///   parameter is present but not a number.
