@@ -374,15 +374,21 @@ public actor ReplSession {
     case .text:
       emit("\(route.name) commands: " + commands.joined(separator: "; "))
       emit("global commands: " + global.joined(separator: "; "))
+      emit("deep links: " + Self.deepLinkForms)
       emit("end a command with \" &\" to type the next one while it runs")
     case .json:
       emit(
         json: [
           ("type", .string("help")), ("screen", .string(route.name)),
           ("commands", .array(commands.map(JSONValue.string))), ("global", .array(global.map(JSONValue.string))),
+          ("deepLinks", .array(DeepLink.examples.map(JSONValue.string))),
         ])
     }
   }
+
+  /// Every deep-link form, as `help` lists them.
+  static let deepLinkForms =
+    "deeplink actormvvm://analysis-complete?memIdx=<member>&termNo=<interview> (opens the report when it is the member logged in; e.g. memIdx=1&termNo=101); deeplink actormvvm://expiration?days=1|3|7 (opens My Page); any other link is ignored, and a link that arrives before login waits for it"
 
   /// `message` safe for a terminal: control characters escaped as `\u{…}`,
   /// at most 300 characters.

@@ -80,9 +80,12 @@ struct SessionTests {
       auth: InterviewAuthService(client: stack.backend), store: stack.store, clock: stack.clock)
     await stack.backend.inject(.transport("offline"), on: .interview)
     #expect(await restarted.restore() == nil)
+    #expect(await !restarted.takeRestoreRefusal())  // offline is no refusal
     #expect(await stack.store.snapshot[SessionManager.storageKey] != nil)
     await stack.backend.inject(.status(401, body: #"{"code":401,"message":"refresh token invalid"}"#), on: .interview)
     #expect(await restarted.restore() == nil)
+    #expect(await restarted.takeRestoreRefusal())
+    #expect(await !restarted.takeRestoreRefusal())  // read once
     #expect(restarted.users.value == nil)
     #expect(await stack.store.snapshot[SessionManager.storageKey] == nil)
   }
@@ -179,6 +182,30 @@ struct InterviewScreenTests {
       $0.notice = "점검 중입니다."
     }
     await closed.finish()
+  }
+
+  @Test("Intro: a stored session the server refuses says why, then shows login")
+  func introRefusedSession() async throws {
+    let stack = Stack()
+    try await stack.login()
+    // The stored refresh token is one the server never issued: it refuses it.
+    func revoked(_ value: JSONValue) -> JSONValue {
+      guard case .object(var fields) = value else { return value }
+      for (key, field) in fields { fields[key] = key == "refreshToken" ? .string("revoked") : revoked(field) }
+      return .object(fields)
+    }
+    let stored = try #require(await stack.store.snapshot[SessionManager.storageKey])
+    await stack.store.set([SessionManager.storageKey: revoked(stored)])
+    let restarted = SessionManager(
+      auth: InterviewAuthService(client: stack.backend), store: stack.store, clock: stack.clock)
+    let intro = FeatureTester(IntroMachine(serviceCheck: stack.api, session: restarted), initialState: .init())
+    await intro.send(.appeared) { $0.isChecking = true }
+    await intro.receive(.restoreRefused) {
+      $0.isChecking = false
+      $0.error = .sessionExpired
+    }
+    await intro.expectOutput(.showLogin)
+    await intro.finish()
   }
 
   @Test("Report: load shows the title; the total report adds every section; errors carry their trigger")
@@ -339,4 +366,17 @@ func unsavedSessionIsReported() async throws {
   var warnings: [String] = []
   for await warning in reported.stream { warnings.append(warning.description) }
   #expect(warnings == Array(repeating: "not saved: cannot write store.json: Permission denied", count: 2))
+}
+
+@Test("Declare refuses a report without a reason: an error, no request")
+func declareNeedsAReason() async {
+  let stack = Stack()
+  let message = Message(messageId: 13, sender: "company", text: "Buy now", sentAt: "2026-01-01")
+  let declare = FeatureTester(DeclareMachine(declare: stack.api), initialState: .init(message: message))
+  await declare.send(.submitTapped) { $0.error = .missingReason }
+  await declare.send(.reasonChanged("  ")) {
+    $0.reason = "  "
+  }
+  await declare.send(.submitTapped)
+  await declare.finish()
 }

@@ -30,6 +30,7 @@ public actor SessionManager: SessionUseCase {
   private var expiresAt: Duration = .zero
   private var refreshing: Task<Result<LoginSession, LoginError>, Never>?
   private var restoring: Task<User?, Never>?
+  private var restoreRefused = false
   /// Refreshes started (for tests and diagnostics).
   public private(set) var refreshCount = 0
 
@@ -81,10 +82,16 @@ public actor SessionManager: SessionUseCase {
       return renewed.user
     } catch {
       if case .error(let code) = error, (400..<500).contains(code) {
+        restoreRefused = true
         try? await store?.removeValue(forKey: Self.storageKey)
       }
       return nil
     }
+  }
+
+  public func takeRestoreRefusal() -> Bool {
+    defer { restoreRefused = false }
+    return restoreRefused
   }
 
   public func logout() async {

@@ -6,7 +6,7 @@ import Foundation
 /// |---|---|
 /// | `actormvvm://analysis-complete?memIdx=1&termNo=101` | a report is ready for that member |
 /// | `actormvvm://expiration?days=1` (1, 3 or 7) | the membership expires soon |
-/// | any other `actormvvm://` host | unknown: dismiss to main |
+/// | any other `actormvvm://` host (or `days` not 1, 3 or 7) | ignored, as the article's `default: break` |
 public enum DeepLink: Equatable, Sendable {
   /// Missing parameters stay nil; the home screen then dismisses to main, as the article's guard does.
   case analysisComplete(memIdx: Int?, termNo: Int?)

@@ -145,10 +145,13 @@ public enum InterviewError: Error, Equatable, Sendable, CustomStringConvertible 
   case invalidData(String)
   /// Only the other party's messages can be reported.
   case ownMessage
+  /// A report needs a reason.
+  case missingReason
 
   public var description: String {
     switch self {
     case .sessionExpired: "Your session has ended. Please log in again."
+    case .missingReason: "Please enter a reason for the report"
     case .serviceUnavailable(let notice): notice
     case .notFound: "Not found"
     case .notReady: "The analysis is not ready yet"

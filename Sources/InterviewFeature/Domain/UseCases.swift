@@ -51,6 +51,10 @@ public protocol SessionUseCase: Sendable {
   /// honours it (implementations confirm it first). Returns its user, or
   /// `nil` when nobody can be restored.
   func restore() async -> User?
+  /// Whether the last ``restore()`` found a stored session the server
+  /// refused (and so forgot it), for the app to say why it asks for a
+  /// login; reading it clears it.
+  func takeRestoreRefusal() async -> Bool
   /// Ends the session.
   func logout() async
 }

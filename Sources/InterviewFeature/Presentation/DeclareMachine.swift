@@ -34,6 +34,11 @@ public struct DeclareMachine: StateMachine {
       state.reason = reason
       return .none
     case .submitTapped:
+      // A report without a reason is refused here, before any request.
+      guard !state.reason.allSatisfy(\.isWhitespace) else {
+        state.error = .missingReason
+        return .none
+      }
       state.isSubmitting = true
       state.error = nil
       let (declare, messageId, reason) = (self.declare, state.message.messageId, state.reason)

@@ -15,6 +15,8 @@ public struct IntroMachine: StateMachine {
   public enum Input: Sendable, Equatable {
     case appeared
     case checked(ServiceStatus, restored: User?)
+    /// A stored session the server refused: log in again, and say why.
+    case restoreRefused
     case failed(InterviewError)
   }
 
@@ -39,7 +41,10 @@ public struct IntroMachine: StateMachine {
       let (serviceCheck, session) = (self.serviceCheck, self.session)
       return .task(id: "intro") { () async throws(InterviewError) in
         let status = try await serviceCheck.serviceStatus()
-        return .checked(status, restored: status.available ? await session.restore() : nil)
+        guard status.available else { return .checked(status, restored: nil) }
+        let restored = await session.restore()
+        if restored == nil, await session.takeRestoreRefusal() { return .restoreRefused }
+        return .checked(status, restored: restored)
       } catch: {
         .failed($0)
       }
@@ -51,6 +56,11 @@ public struct IntroMachine: StateMachine {
       }
       state.notice = nil
       return .emit(user.map(Output.showHome) ?? .showLogin)
+    case .restoreRefused:
+      state.isChecking = false
+      state.notice = nil
+      state.error = .sessionExpired
+      return .emit(.showLogin)
     case .failed(let error):
       state.isChecking = false
       state.error = error

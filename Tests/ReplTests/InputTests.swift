@@ -1,0 +1,61 @@
+import ActorMVVM
+import Foundation
+import Testing
+
+@testable import ReplCore
+
+@Suite("REPL: input, one tokenizer for every command")
+struct InputTests {
+  @Test(
+    "Any whitespace separates words: a tab or a no-break space after password sets the password; it is never printed")
+  func anyWhitespace() async {
+    for separator in ["\t", "\u{a0}", "\u{3000}", "  "] {
+      for json in [false, true] {
+        let lines = await transcript(of: ["password\(separator)hunter2", "state"], json: json, trace: true)
+        #expect(!lines.contains { $0.contains("hunter2") }, "separator \(separator.unicodeScalars.first!.value)")
+        #expect(!lines.contains { $0.contains("unknown command") })
+        #expect(lines.contains { $0.contains("password") && $0.contains("•••") })
+      }
+    }
+  }
+
+  @Test("A 100 KB field value prints as one line cut like an error line")
+  func longFieldCut() async {
+    let lines = await transcript(of: ["id " + String(repeating: "a", count: 100_000)])
+    let line = try! #require(lines.first { $0.hasPrefix("login.id = ") })
+    #expect(line.count < 330)
+    #expect(line.hasSuffix("…"))
+  }
+
+  @Test("\"Did you mean\" only for a word a typo could make; a long unknown word gets the plain error")
+  func suggestionBounded() async {
+    let lines = await transcript(of: ["hep", "h" + String(repeating: "e", count: 200_000) + "lp"])
+    #expect(lines.contains { $0.hasPrefix("error: unknown command \"hep\"") && $0.contains("did you mean") })
+    let long = try! #require(lines.last { $0.hasPrefix("error: unknown command") })
+    #expect(!long.contains("did you mean"))
+    #expect(GlobalCommands.suggestion(for: String(repeating: "x", count: 33), among: ["help"]) == nil)
+  }
+
+  @Test("A rejected command typed twice prints its error twice, and no acknowledgement")
+  func repeatedRejection() async {
+    let lines = await transcript(of: ["check 9", "check 9"])
+    #expect(lines.filter { $0.hasPrefix("error: ") }.count == 2)
+    #expect(!lines.contains("· no change"))
+  }
+
+  @Test("Durations in traces read as a person reads them")
+  func durations() {
+    #expect(Secrets.describe(Duration.milliseconds(10_390)) == "10.4 s")
+    #expect(Secrets.describe(Duration.milliseconds(300)) == "300 ms")
+    #expect(Secrets.describe(Duration.microseconds(12)) == "12 µs")
+    #expect(Secrets.describe([Duration.seconds(2)]) == "[2.0 s]")
+  }
+
+  @Test("help lists every deep-link form with an example")
+  func helpListsDeepLinks() async {
+    let lines = await transcript(of: ["help"])
+    let deepLinks = try! #require(lines.first { $0.hasPrefix("deep links: ") })
+    #expect(deepLinks.contains("actormvvm://analysis-complete?memIdx="))
+    #expect(deepLinks.contains("actormvvm://expiration?days=1|3|7"))
+  }
+}
