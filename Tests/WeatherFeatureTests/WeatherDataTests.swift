@@ -63,7 +63,10 @@ struct WeatherDataTests {
     arguments: [
       ("Richmond, VA", "Richmond, VA", 37.55376),
       ("Richmond, CA", "Richmond, CA", 37.93576),
-      ("richmond, british columbia", "Richmond, british columbia", 49.16638),
+      ("richmond, british columbia", "Richmond, British Columbia", 49.16638),
+      // The geocoder's name, not the words typed: an unknown region takes the first result, named for it.
+      ("richmond, va", "Richmond, VA", 37.55376),
+      ("Richmond, XX", "Richmond, VA", 37.55376),
       ("Richmond", "Richmond, VA", 37.55376),
       ("Seoul", "Seoul, South Korea", 37.566),
       ("Anchorage, AK", "Anchorage, AK", 61.21806),

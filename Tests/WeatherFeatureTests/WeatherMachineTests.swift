@@ -55,6 +55,28 @@ struct WeatherMachineTests {
     await tester.finish()
   }
 
+  @Test("A lookup that fails before a place is found clears the labels and names no place")
+  func failureBeforeAPlace() async {
+    await backend.inject(.status(500), on: .geocode)
+    var state = WeatherMachine.State()
+    state.locationName = "Seoul, South Korea"
+    state.temp = "75℉"
+    state.description = "Few clouds"
+    let tester = FeatureTester(machine, initialState: state)
+    await tester.send(.cityEntered("Busan")) {
+      $0.locationName = "Loading..."
+      $0.isLoading = true
+    }
+    await tester.receive(.failed(.status(500))) {
+      $0.locationName = ""
+      $0.temp = "0 ℉"
+      $0.description = ""
+      $0.error = .status(500)
+      $0.isLoading = false
+    }
+    await tester.finish()
+  }
+
   @Test("A failed request is a typed error in state; nothing traps")
   func failure() async {
     await backend.inject(.status(500), on: .weather)

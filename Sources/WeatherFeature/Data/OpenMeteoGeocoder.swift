@@ -5,10 +5,11 @@ import Networking
 /// stand-in for `CLGeocoder`.
 ///
 /// "Richmond, VA" → query `name=Richmond` (plus `countryCode=US` for a US
-/// state code), pick the result in Virginia, and name it with the user's
-/// region token, as CLGeocoder's `"\(locality), \(administrativeArea)"`
-/// did: "Richmond, VA". Without a region, US places get their state code
-/// ("Richmond, VA"), others their first-level area or country ("Seoul, South Korea").
+/// state code), pick the result in Virginia, and name it from the result,
+/// as CLGeocoder's `"\(locality), \(administrativeArea)"` did: US places
+/// by their state code ("Richmond, VA", whether typed `richmond, va` or
+/// `Richmond, XX`, which matches no state and takes the first result),
+/// others by their first-level area or country ("Seoul, South Korea").
 public actor OpenMeteoGeocoder: GeocodingUseCase {
   private let client: any HTTPClient
   private let host: String
@@ -52,8 +53,7 @@ public actor OpenMeteoGeocoder: GeocodingUseCase {
     }
     return (preferred.isEmpty ? results : preferred).map { result in
       let label =
-        region
-        ?? (result.country_code == "US"
+        (result.country_code == "US"
           ? result.admin1.flatMap(USStates.code(forName:)) : (result.admin1 == result.name ? nil : result.admin1))
         ?? result.country ?? ""
       return Location(

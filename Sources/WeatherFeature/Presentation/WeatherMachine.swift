@@ -7,6 +7,13 @@ import ActorMVVM
 /// `combineLatest(temp, description)` label is ``State/summary``. The
 /// `Single`s become two `async throws` use cases run by one effect: a newer
 /// city supersedes the older lookup (its answers never land).
+///
+/// The place name is the geocoder's (`"Richmond, VA"` for `richmond, va`
+/// or `Richmond, XX`), as CLGeocoder's placemark was, so the name always
+/// says whose weather is shown. A lookup that ends without weather — the
+/// place is not found, or a request fails — clears the weather labels:
+/// `locationName` reads "Not found", or, after a failure, the place found
+/// (empty if none was) with `error` saying why.
 public struct WeatherMachine: StateMachine {
   public struct State: Equatable, Sendable {
     public var locationName = "Loading..."
@@ -75,12 +82,7 @@ public struct WeatherMachine: StateMachine {
       return .none
     case .notFound:
       state.locationName = "Not found"
-      state.date = ""
-      state.temp = "0 ℉"
-      state.description = ""
-      state.forecastSummary = ""
-      state.iconName = ""
-      state.isLoading = false
+      Self.clearWeather(&state)
       return .none
     case .weatherLoaded(let observation):
       state.date = Self.dateLabel(forDay: observation.day)
@@ -92,9 +94,23 @@ public struct WeatherMachine: StateMachine {
       return .none
     case .failed(let error):
       state.error = error
-      state.isLoading = false
+      // The place found (if any) stays; a lookup that failed before one was found names none.
+      if state.locationName == "Loading..." { state.locationName = "" }
+      Self.clearWeather(&state)
       return .none
     }
+  }
+
+  /// A lookup that ends without weather leaves none on screen: the labels
+  /// go back to their defaults, so one place's weather never shows under
+  /// another's name.
+  static func clearWeather(_ state: inout State) {
+    state.date = ""
+    state.temp = "0 ℉"
+    state.description = ""
+    state.forecastSummary = ""
+    state.iconName = ""
+    state.isLoading = false
   }
 
   /// A whole-degree temperature, rounded as `NumberFormatter`'s `.none`
