@@ -51,6 +51,20 @@ public actor ReplSession {
   /// lines are its own instant and carry no `+Nms`, however long rendering
   /// them took; lines the watcher renders later carry the time since.
   private var handlingOnRealTime = false
+  /// Real time: the commands whose work has not settled yet, oldest first.
+  /// A line that lands later is credited to the oldest of them.
+  private var unsettled: [Unsettled] = []
+  private var commandCount = 0
+  /// Real time: the task waiting for the app to settle, if one is.
+  private var settling: Task<Void, Never>?
+
+  /// A command on real time whose work may still print.
+  private struct Unsettled {
+    let number: Int
+    let name: String
+    let started: ContinuousClock.Instant
+    var printed: Int
+  }
 
   /// A session over `coordinator`. Pass the ``VirtualClock`` the app's
   /// effects sleep on to run on virtual time (scripts, tests); nil runs on
@@ -170,11 +184,53 @@ public actor ReplSession {
     }
     if overlapping {
       await renderNow()
+    } else if clock == nil {
+      // Real time: the command's own instant now; its acknowledgement,
+      // if nothing it did shows, once the app has settled.
+      await renderNow()
+      unsettled.append(
+        Unsettled(number: commandCount, name: command, started: commandStartedReal, printed: renderedSinceCommand))
+      awaitSettling()
     } else {
       await runUntilSettled()
       if renderedSinceCommand == 0 { acknowledge(command) }
     }
     return true
+  }
+
+  /// Real time: returns once the work of every command handled so far has
+  /// settled and its acknowledgement (if any) is printed. For tests; the
+  /// terminal never waits.
+  public func settled() async {
+    while let settling {
+      await settling.value
+      if self.settling == settling { self.settling = nil }
+    }
+  }
+
+  /// Real time: waits in a task of its own for the app to settle, then
+  /// renders what landed and acknowledges the commands that showed nothing.
+  private func awaitSettling() {
+    guard settling == nil else { return }
+    let coordinator = self.coordinator
+    settling = Task {
+      await coordinator.settle()
+      await self.settle()
+    }
+  }
+
+  private func settle() async {
+    settling = nil
+    let settledCount = unsettled.count
+    await render()
+    // Acknowledgements are not the command's work: no time, no credit.
+    handlingOnRealTime = true
+    for entry in unsettled.prefix(settledCount) where entry.printed == 0 {
+      acknowledge(entry.name, naming: entry.number != commandCount)
+    }
+    handlingOnRealTime = false
+    unsettled.removeFirst(settledCount)
+    if !unsettled.isEmpty { awaitSettling() }
   }
 
   /// Finishes every screen cleanly.
@@ -207,6 +263,7 @@ public actor ReplSession {
 
   private func beginCommand() {
     renderedSinceCommand = 0
+    commandCount += 1
     if let clock { commandStartedVirtual = clock.now } else { commandStartedReal = .now }
   }
 
@@ -338,16 +395,32 @@ public actor ReplSession {
   }
 
   /// One line at the current instant: text lines after the command's own
-  /// instant start with `+Nms `; JSON lines carry `"ms"` always.
+  /// instant start with `+Nms `; JSON lines carry `"ms"` always. On real
+  /// time a line that lands later is credited to the oldest command still
+  /// at work, timed from it, and names it (`+1517ms [login] …`) when it is
+  /// not the last command typed.
   private func emit(_ text: String) {
-    renderedSinceCommand += 1
-    let milliseconds = elapsedMilliseconds
-    write(milliseconds == 0 ? text : "+\(milliseconds)ms \(text)")
+    let (milliseconds, credit) = creditLine()
+    let named = credit.map { "[\($0)] " } ?? ""
+    write(milliseconds == 0 ? text : "+\(milliseconds)ms \(named)\(text)")
   }
 
   private func emit(json pairs: [(String, JSONValue)]) {
+    let (milliseconds, credit) = creditLine()
+    write(
+      JSONText.object(
+        pairs + [("ms", .number(Double(milliseconds)))] + (credit.map { [("command", JSONValue.string($0))] } ?? [])))
+  }
+
+  /// Counts a line, and says how long after its command it lands and which
+  /// command to name (nil: the last one typed, or virtual time).
+  private func creditLine() -> (milliseconds: Int, command: String?) {
     renderedSinceCommand += 1
-    write(JSONText.object(pairs + [("ms", .number(Double(elapsedMilliseconds)))]))
+    guard clock == nil, !handlingOnRealTime, !unsettled.isEmpty else { return (elapsedMilliseconds, nil) }
+    unsettled[0].printed += 1
+    let since = ContinuousClock.now - unsettled[0].started
+    let milliseconds = Int(since.components.seconds) * 1_000 + Int(since.components.attoseconds / 1_000_000_000_000_000)
+    return (max(milliseconds, 1), unsettled[0].number == commandCount ? nil : unsettled[0].name)
   }
 
   private func emitError(_ message: String) {
@@ -358,10 +431,12 @@ public actor ReplSession {
     }
   }
 
-  /// For a command that changed nothing on screen: says it was heard.
-  private func acknowledge(_ command: String) {
+  /// For a command that changed nothing on screen: says it was heard;
+  /// on real time, once its work has settled (`naming` it if it is not the
+  /// last command typed).
+  private func acknowledge(_ command: String, naming: Bool = false) {
     switch format {
-    case .text: emit("· no change")
+    case .text: emit(naming ? "· no change [\(command)]" : "· no change")
     case .json: emit(json: [("type", .string("unchanged")), ("command", .string(command))])
     }
   }

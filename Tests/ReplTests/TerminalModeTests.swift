@@ -29,7 +29,7 @@ struct TerminalModeTests {
   }
 
   @Test(
-    "On real time a command renders its own instant at once and never waits for the app; what lands later is rendered by the watcher, which then redraws the prompt",
+    "On real time a command renders its own instant at once and never waits for the app; what lands later is rendered once the app settles, credited to its command",
     .timeLimit(.minutes(1)))
   func terminalRendersAsChangesLand() async throws {
     let (defaultCity, seoul) = (TestGate(), TestGate())
@@ -44,15 +44,8 @@ struct TerminalModeTests {
     await app.settle()  // the intro has checked the service and shown login
     #expect(await session.handle("open weather"))  // the default city's lookup is held
 
-    // The watcher, its ticks on a clock the test moves; each render that printed signals.
-    let ticks = TestClock()
-    let (rendered, signal) = AsyncStream<Void>.makeStream()
-    let watcher = Task { await session.watch(every: .milliseconds(30), on: ticks) { signal.yield() } }
-    var renders = rendered.makeAsyncIterator()
     defaultCity.open()
-    await app.settle()
-    await ticks.advance(by: .milliseconds(30), expectingSleepers: 1)
-    _ = await renders.next()
+    await session.settled()  // once the app has settled, what landed is rendered
     #expect(output.lines.map(Self.untimed).contains(#"weather.locationName = "McGaheysville, VA""#))
     let beforeCity = output.lines.count
 
@@ -69,20 +62,60 @@ struct TerminalModeTests {
     #expect(await session.handle("help"))
     #expect(output.lines.dropFirst(beforeHelp).first?.hasPrefix("weather commands:") == true, "\(output.lines)")
 
-    // The answer lands; nothing renders it until the watcher's next tick, which then redraws the prompt.
+    // The answer lands; once the app settles the session renders it, credited to `city` (typed before `help`).
     let beforeAnswer = output.lines.count
     seoul.open()
-    await app.settle()
-    #expect(output.lines.count == beforeAnswer)
-    await ticks.advance(by: .milliseconds(30), expectingSleepers: 1)
-    _ = await renders.next()
-    let landed = output.lines.dropFirst(beforeAnswer)
-    #expect(landed.map(Self.untimed).contains(#"weather.locationName = "Seoul, South Korea""#))
-    #expect(landed.map(Self.untimed).contains("weather.isLoading = false"))
+    await session.settled()
+    let landed = output.lines.dropFirst(beforeAnswer).map(Self.untimed)
+    #expect(landed.contains(#"[city] weather.locationName = "Seoul, South Korea""#))
+    #expect(landed.contains("[city] weather.isLoading = false"))
 
-    watcher.cancel()
-    await watcher.value
-    signal.finish()
+    await session.finish()
+  }
+  @Test(
+    "On real time `· no change` comes only once the command's work has settled, and a line that lands after a later command names its own",
+    .timeLimit(.minutes(1)))
+  func acknowledgementsAfterSettling() async throws {
+    let seoul = TestGate()
+    let client = HeldBackend(backend: EmbeddedBackend(.init(latency: .zero)), held: ["name=Seoul": seoul])
+    let app = AppCoordinator(
+      container: AppContainer(
+        AppConfiguration(httpClient: client, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)))
+    let output = OutputLines()
+    let session = ReplSession(coordinator: app) { output.append($0) }  // real time
+    await session.start()
+    await app.settle()
+    for line in ["id alice", "password secret", "login"] { #expect(await session.handle(line)) }
+    await session.settled()
+    #expect(output.lines.contains { $0.hasSuffix("→ root home") })
+
+    // A deep link's navigation lands after the command returns: no acknowledgement before or after it.
+    var before = output.lines.count
+    #expect(await session.handle("deeplink actormvvm://expiration?days=1"))
+    await session.settled()
+    let deepLink = Array(output.lines.dropFirst(before))
+    #expect(deepLink.contains { $0.hasSuffix("→ present mypage") })
+    #expect(!deepLink.contains { $0.contains("no change") })
+
+    // A command that changes nothing is acknowledged once settled.
+    #expect(await session.handle("back"))
+    await session.settled()
+    before = output.lines.count
+    #expect(await session.handle("refresh"))
+    await session.settled()
+    #expect(output.lines.dropFirst(before).contains { $0.hasPrefix("home.") || $0 == "· no change" })
+
+    // Seoul's answer lands after `help` was typed: its lines name `city` and are timed from it.
+    #expect(await session.handle("open weather"))
+    await session.settled()
+    #expect(await session.handle("city Seoul"))
+    #expect(await session.handle("help"))
+    before = output.lines.count
+    seoul.open()
+    await session.settled()
+    let landed = output.lines.dropFirst(before)
+    #expect(
+      landed.contains { $0.hasPrefix("+") && $0.hasSuffix(#"[city] weather.locationName = "Seoul, South Korea""#) })
     await session.finish()
   }
 }
