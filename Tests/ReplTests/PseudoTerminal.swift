@@ -64,6 +64,10 @@ final class PseudoTerminalRepl {
     var slave: Int32 = -1
     var size = winsize(ws_row: 40, ws_col: 200, ws_xpixel: 0, ws_ypixel: 0)
     guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw POSIXError(.EIO) }
+    // Close-on-exec: a program another test starts meanwhile must not keep
+    // this terminal open (its end would never be seen).
+    _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+    _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
     self.master = master
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
       "repl")
