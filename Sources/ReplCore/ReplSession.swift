@@ -210,27 +210,37 @@ public actor ReplSession {
 
   /// Real time: waits in a task of its own for the app to settle, then
   /// renders what landed and acknowledges the commands that showed nothing.
+  /// One such task at a time; commands handled while it waits are left for
+  /// the next.
   private func awaitSettling() {
-    guard settling == nil else { return }
+    guard settling == nil, let through = unsettled.last?.number else { return }
     let coordinator = self.coordinator
     settling = Task {
       await coordinator.settle()
-      await self.settle()
+      await self.settle(through: through)
     }
   }
 
-  private func settle() async {
-    settling = nil
-    let settledCount = unsettled.count
+  /// The commands up to number `through` have settled.
+  private func settle(through: Int) async {
     await render()
-    // Acknowledgements are not the command's work: no time, no credit.
-    handlingOnRealTime = true
-    for entry in unsettled.prefix(settledCount) where entry.printed == 0 {
-      acknowledge(entry.name, naming: entry.number != commandCount)
+    // No suspension from here on: `unsettled` is read and changed in one go.
+    for entry in unsettled where entry.number <= through && entry.printed == 0 {
+      // Not the command's work: no time, no credit.
+      switch format {
+      case .text: write(entry.number == commandCount ? "· no change" : "· no change [\(entry.name)]")
+      case .json:
+        let since = (ContinuousClock.now - entry.started).components
+        let milliseconds = Int(since.seconds) * 1_000 + Int(since.attoseconds / 1_000_000_000_000_000)
+        write(
+          JSONText.object([
+            ("type", .string("unchanged")), ("command", .string(entry.name)), ("ms", .number(Double(milliseconds))),
+          ]))
+      }
     }
-    handlingOnRealTime = false
-    unsettled.removeFirst(settledCount)
-    if !unsettled.isEmpty { awaitSettling() }
+    unsettled.removeAll { $0.number <= through }
+    settling = nil
+    awaitSettling()
   }
 
   /// Finishes every screen cleanly.
@@ -431,12 +441,11 @@ public actor ReplSession {
     }
   }
 
-  /// For a command that changed nothing on screen: says it was heard;
-  /// on real time, once its work has settled (`naming` it if it is not the
-  /// last command typed).
-  private func acknowledge(_ command: String, naming: Bool = false) {
+  /// For a command that changed nothing on screen: says it was heard (on
+  /// real time, ``settle(through:)`` does, once its work has settled).
+  private func acknowledge(_ command: String) {
     switch format {
-    case .text: emit(naming ? "· no change [\(command)]" : "· no change")
+    case .text: emit("· no change")
     case .json: emit(json: [("type", .string("unchanged")), ("command", .string(command))])
     }
   }
