@@ -118,4 +118,26 @@ struct TerminalModeTests {
       landed.contains { $0.hasPrefix("+") && $0.hasSuffix(#"[city] weather.locationName = "Seoul, South Korea""#) })
     await session.finish()
   }
+  @Test(
+    "On real time, 300 commands typed faster than the app settles are each acknowledged once, in order",
+    .timeLimit(.minutes(1)))
+  func manyCommandsSettle() async {
+    let app = AppCoordinator(
+      container: AppContainer(
+        AppConfiguration(
+          httpClient: EmbeddedBackend(.init(latency: .zero)), weatherbitKey: EmbeddedBackend.demoWeatherbitKey,
+          naverCredentials: nil)))
+    let output = OutputLines()
+    let session = ReplSession(coordinator: app) { output.append($0) }
+    await session.start()
+    await app.settle()  // the intro has checked the service and shown login
+    #expect(await session.handle("state"))
+    let before = output.lines.count
+    for _ in 0..<300 { #expect(await session.handle("id alice")) }
+    await session.settled()
+    let lines = output.lines.dropFirst(before)
+    #expect(lines.filter { $0 == #"login.id = "alice""# }.count == 1)
+    #expect(lines.filter { $0.hasPrefix("· no change") }.count == 299)
+    await session.finish()
+  }
 }
