@@ -76,6 +76,8 @@ public actor ReplSession {
   ) {
     self.coordinator = coordinator
     self.clock = clock
+    // Real time knows a command has settled from the runtime's job count too.
+    if clock == nil { _ = Quiescence.install() }
     self.trace = trace
     self.format = format
     self.write = write
@@ -216,6 +218,12 @@ public actor ReplSession {
     guard settling == nil, let through = unsettled.last?.number else { return }
     let coordinator = self.coordinator
     settling = Task {
+      // The screens are idle and their outputs handled; then whatever that
+      // handling set running (a navigation between two of its steps) has
+      // run too: nothing is runnable (the runtime's job count, `Quiescence`;
+      // a timer asleep on real time is not runnable).
+      await coordinator.settle()
+      _ = await Quiescence.untilIdle()
       await coordinator.settle()
       await self.settle(through: through)
     }

@@ -87,7 +87,7 @@ struct TerminalModeTests {
     await app.settle()
     for line in ["id alice", "password secret", "login"] { #expect(await session.handle(line)) }
     await session.settled()
-    #expect(output.lines.contains { $0.hasSuffix("→ root home") })
+    #expect(output.lines.contains { $0.hasSuffix("→ root home") }, "\(output.lines)")
 
     // A deep link's navigation lands after the command returns: no acknowledgement before or after it.
     var before = output.lines.count
