@@ -258,11 +258,53 @@ extension OperatorReader {
   }
 }
 
-/// One of three element types: how `combineLatest(_:_:_:)` runs three
-/// upstreams of different types through one n-ary machine.
+/// One of up to four element types: how `combineLatest(_:_:_:)` and
+/// `combineLatest(_:_:_:_:)` run upstreams of different types through one
+/// n-ary machine (the three-way form never makes `.d`).
 @usableFromInline
-enum OneOfThree<A: Sendable, B: Sendable, C: Sendable>: Sendable {
-  case a(A), b(B), c(C)
+enum OneOfFour<A: Sendable, B: Sendable, C: Sendable, D: Sendable>: Sendable {
+  case a(A), b(B), c(C), d(D)
+}
+
+extension OperatorReader {
+  /// The next element of `combineLatest` over three or four upstreams of
+  /// different types: on the first call, starts the n-ary machine and one
+  /// pump per upstream (`d` is nil for three).
+  @inlinable
+  mutating func nextCombined<
+    A: AsyncSequence & Sendable, B: AsyncSequence & Sendable, C: AsyncSequence & Sendable,
+    D: AsyncSequence & Sendable, Output: Sendable
+  >(
+    _ a: A, _ b: B, _ c: C, _ d: D?,
+    emit: @escaping @Sendable ([OneOfFour<A.Element, B.Element, C.Element, D.Element>]) -> Output?,
+    isolation actor: isolated (any Actor)?
+  ) async throws(A.Failure) -> Output?
+  where
+    A.Element: Sendable, B.Element: Sendable, C.Element: Sendable, D.Element: Sendable,
+    A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure,
+    Machine == CollectionStateMachine<OneOfFour<A.Element, B.Element, C.Element, D.Element>, Output>
+  {
+    try await next(
+      start: {
+        let core = OperatorCore(
+          Machine(kind: .combineLatest, count: d == nil ? 3 : 4, emitValue: { _ in nil }, emitArray: emit))
+        core.spawn { core in
+          await pump(a, into: core, wrap: { .element(0, .a($0)) }, end: { .ended(0, $0) }, perform: { _, _ in })
+        }
+        core.spawn { core in
+          await pump(b, into: core, wrap: { .element(1, .b($0)) }, end: { .ended(1, $0) }, perform: { _, _ in })
+        }
+        core.spawn { core in
+          await pump(c, into: core, wrap: { .element(2, .c($0)) }, end: { .ended(2, $0) }, perform: { _, _ in })
+        }
+        if let d {
+          core.spawn { core in
+            await pump(d, into: core, wrap: { .element(3, .d($0)) }, end: { .ended(3, $0) }, perform: { _, _ in })
+          }
+        }
+        return core
+      }, failure: A.Failure.self, isolation: actor)
+  }
 }
 
 /// The sequence `combineLatest(_:_:_:)` returns: the n-ary machine over
@@ -278,7 +320,8 @@ where
 {
   @usableFromInline typealias Element = (A.Element, B.Element, C.Element)
   @usableFromInline typealias Failure = A.Failure
-  @usableFromInline typealias Value = OneOfThree<A.Element, B.Element, C.Element>
+  /// The fourth type is never used: `C` again, so no new type is made.
+  @usableFromInline typealias Value = OneOfFour<A.Element, B.Element, C.Element, C.Element>
   @usableFromInline typealias Machine = CollectionStateMachine<Value, Element>
 
   @usableFromInline let a: A
@@ -307,29 +350,79 @@ where
     }
 
     @inlinable
-    mutating func next() async throws(A.Failure) -> Element? {
-      let (a, b, c) = (self.a, self.b, self.c)
-      return try await reader.next(
-        start: {
-          let core = OperatorCore(
-            Machine(
-              kind: .combineLatest, count: 3, emitValue: { _ in nil },
-              emitArray: { values in
-                guard case .a(let first) = values[0], case .b(let second) = values[1], case .c(let third) = values[2]
-                else { return nil }
-                return (first, second, third)
-              }))
-          core.spawn { core in
-            await pump(a, into: core, wrap: { .element(0, .a($0)) }, end: { .ended(0, $0) }, perform: { _, _ in })
-          }
-          core.spawn { core in
-            await pump(b, into: core, wrap: { .element(1, .b($0)) }, end: { .ended(1, $0) }, perform: { _, _ in })
-          }
-          core.spawn { core in
-            await pump(c, into: core, wrap: { .element(2, .c($0)) }, end: { .ended(2, $0) }, perform: { _, _ in })
-          }
-          return core
-        }, failure: A.Failure.self, isolation: nil)
+    mutating func next() async throws(A.Failure) -> Element? { try await next(isolation: nil) }
+
+    @inlinable
+    mutating func next(isolation actor: isolated (any Actor)?) async throws(A.Failure) -> Element? {
+      try await reader.nextCombined(
+        a, b, c, C?.none,
+        emit: { values in
+          guard case .a(let first) = values[0], case .b(let second) = values[1], case .c(let third) = values[2]
+          else { return nil }
+          return (first, second, third)
+        }, isolation: actor)
+    }
+  }
+}
+
+/// The sequence `combineLatest(_:_:_:_:)` returns: the n-ary machine over
+/// four upstreams, finishing as Rx's four-way `combineLatest` does.
+@usableFromInline
+struct AsyncCombineLatest4Sequence<
+  A: AsyncSequence & Sendable, B: AsyncSequence & Sendable, C: AsyncSequence & Sendable, D: AsyncSequence & Sendable
+>:
+  AsyncSequence, Sendable
+where
+  A.Element: Sendable, B.Element: Sendable, C.Element: Sendable, D.Element: Sendable,
+  A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure
+{
+  @usableFromInline typealias Element = (A.Element, B.Element, C.Element, D.Element)
+  @usableFromInline typealias Failure = A.Failure
+  @usableFromInline typealias Value = OneOfFour<A.Element, B.Element, C.Element, D.Element>
+  @usableFromInline typealias Machine = CollectionStateMachine<Value, Element>
+
+  @usableFromInline let a: A
+  @usableFromInline let b: B
+  @usableFromInline let c: C
+  @usableFromInline let d: D
+
+  @inlinable init(a: A, b: B, c: C, d: D) {
+    self.a = a
+    self.b = b
+    self.c = c
+    self.d = d
+  }
+
+  @inlinable func makeAsyncIterator() -> Iterator { Iterator(a: a, b: b, c: c, d: d) }
+
+  @usableFromInline
+  struct Iterator: AsyncIteratorProtocol {
+    @usableFromInline let a: A
+    @usableFromInline let b: B
+    @usableFromInline let c: C
+    @usableFromInline let d: D
+    @usableFromInline var reader = OperatorReader<Machine>()
+
+    @inlinable init(a: A, b: B, c: C, d: D) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+    }
+
+    @inlinable
+    mutating func next() async throws(A.Failure) -> Element? { try await next(isolation: nil) }
+
+    @inlinable
+    mutating func next(isolation actor: isolated (any Actor)?) async throws(A.Failure) -> Element? {
+      try await reader.nextCombined(
+        a, b, c, d,
+        emit: { values in
+          guard case .a(let first) = values[0], case .b(let second) = values[1], case .c(let third) = values[2],
+            case .d(let fourth) = values[3]
+          else { return nil }
+          return (first, second, third, fourth)
+        }, isolation: actor)
     }
   }
 }

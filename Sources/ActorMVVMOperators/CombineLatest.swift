@@ -39,12 +39,28 @@ public func combineLatest<
   A: AsyncSequence & Sendable, B: AsyncSequence & Sendable, C: AsyncSequence & Sendable
 >(
   _ a: A, _ b: B, _ c: C
-) -> some AsyncSequence<(A.Element, B.Element, C.Element), A.Failure> & Sendable
+) -> some ChainableAsyncSequence<(A.Element, B.Element, C.Element), A.Failure> & Sendable
 where
   A.Element: Sendable, B.Element: Sendable, C.Element: Sendable,
   A.Failure == B.Failure, B.Failure == C.Failure
 {
   AsyncCombineLatest3Sequence(a: a, b: b, c: c)
+}
+
+/// `combineLatest` of four sequences, with the contract of the three-sequence
+/// form over four (Rx's four-way rule). One machine and four upstream tasks,
+/// however the result is nested: RxSwift's benchmark nests seven of these.
+@inlinable
+public func combineLatest<
+  A: AsyncSequence & Sendable, B: AsyncSequence & Sendable, C: AsyncSequence & Sendable, D: AsyncSequence & Sendable
+>(
+  _ a: A, _ b: B, _ c: C, _ d: D
+) -> some ChainableAsyncSequence<(A.Element, B.Element, C.Element, D.Element), A.Failure> & Sendable
+where
+  A.Element: Sendable, B.Element: Sendable, C.Element: Sendable, D.Element: Sendable,
+  A.Failure == B.Failure, B.Failure == C.Failure, C.Failure == D.Failure
+{
+  AsyncCombineLatest4Sequence(a: a, b: b, c: c, d: d)
 }
 
 /// The sequence returned by ``combineLatest(_:_:)``.

@@ -4,6 +4,7 @@ import Foundation
 
 /// `swift run -c release Benchmarks [--json] [--quick] [--only TEXT]`: ActorMVVM against a
 /// hand-rolled baseline in the same run, median of several repetitions.
+/// `--instructions` is `Scripts/instructions.sh`'s mode (see `main.swift`).
 struct Row {
   let name: String
   let unit: String
@@ -23,9 +24,8 @@ func format(_ value: Double, _ unit: String) -> String {
   }
 }
 
-@main
 enum BenchmarkMain {
-  static func main() async throws {
+  static func run() async throws {
     let arguments = CommandLine.arguments.dropFirst()
     let json = arguments.contains("--json")
     let quick = arguments.contains("--quick")
@@ -212,6 +212,16 @@ enum BenchmarkMain {
       "10,000 features × 100 inputs, run + finish", "s",
       await median(min(3, repetitions)) { await Workloads.driveAndFinish(features: 10_000 / scale, inputs: 100) }, nil,
       goal: "≤ 1 s")
+
+    for workload in RxSuite.workloads {
+      let count = max(1, workload.count / scale)
+      await add(
+        "\(workload.name) (\(workload.unit)s/s)", "/s",
+        await median(repetitions) { await RxSuite.rate(workload, count: count) },
+        workload.baseline == nil
+          ? nil : await median(repetitions) { await RxSuite.rate(workload, count: count, baseline: true) },
+        goal: "")
+    }
 
     if json {
       for row in rows {

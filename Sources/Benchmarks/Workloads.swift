@@ -31,6 +31,11 @@ struct Counter: StateMachine {
 actor PlainCounter {
   var count = 0
   func add() { count += 1 }
+
+  /// Counts `stream`'s elements in this actor's isolation: no hop per element.
+  func consume(_ stream: AsyncStream<Void>) async {
+    for await _ in stream { count += 1 }
+  }
 }
 
 /// The baseline for superseding effects: a plain actor cancelling a task per request.

@@ -326,6 +326,38 @@ struct RxVectorTests {
     #expect(output == rxDiagram([(500, "|")], unit: 10))
   }
 
+  @Test("testCombineLatest_Typical4: 10, 14, 18, 22, 26, completed at 800")
+  func combineLatestTypical4() async {
+    let output = await Marble.run(
+      [
+        "e0": rxDiagram([(210, "1"), (410, "5"), (800, "|")], unit: 10),
+        "e1": rxDiagram([(220, "2"), (420, "6"), (800, "|")], unit: 10),
+        "e2": rxDiagram([(230, "3"), (430, "7"), (800, "|")], unit: 10),
+        "e3": rxDiagram([(240, "4"), (440, "8"), (800, "|")], unit: 10),
+      ], tick: .milliseconds(10)
+    ) { inputs, _ in
+      combineLatest(inputs["e0"], inputs["e1"], inputs["e2"], inputs["e3"])
+        .map { String(Int($0)! + Int($1)! + Int($2)! + Int($3)!) }
+    }
+    #expect(
+      output
+        == rxDiagram(
+          [(240, "[10]"), (410, "[14]"), (420, "[18]"), (430, "[22]"), (440, "[26]"), (800, "|")], unit: 10))
+  }
+
+  @Test("testCombineLatest_WillNeverBeAbleToCombine4: completed at 500")
+  func combineLatestNeverCombines4() async {
+    let output = await Marble.run(
+      [
+        "e0": rxDiagram([(250, "|")], unit: 10),
+        "e1": rxDiagram([(260, "|")], unit: 10),
+        "e2": rxDiagram([(270, "|")], unit: 10),
+        "e3": rxDiagram([(500, "2"), (800, "|")], unit: 10),
+      ], tick: .milliseconds(10)
+    ) { inputs, _ in combineLatest(inputs["e0"], inputs["e1"], inputs["e2"], inputs["e3"]).map { _ in "x" } }
+    #expect(output == rxDiagram([(500, "|")], unit: 10))
+  }
+
   @Test("Three-way combineLatest with one source ending empty: completes at 800 when all have, not at 400")
   func combineLatestOneEmptyOfThree() async {
     let output = await Marble.run(
@@ -405,6 +437,16 @@ struct CancelledConsumerTests {
   @Test func removeDuplicates() async { #expect(await elementsAfterCancelling(Stubborn().removeDuplicates()) == 0) }
   @Test func combineLatestOfThree() async {
     #expect(await elementsAfterCancelling(combineLatest(Stubborn(), Stubborn(), Stubborn()).map { $0.0 }) == 0)
+  }
+  @Test func combineLatestOfFour() async {
+    #expect(
+      await elementsAfterCancelling(combineLatest(Stubborn(), Stubborn(), Stubborn(), Stubborn()).map { $0.0 }) == 0)
+  }
+  @Test func inlineStagesOverARelay() async {
+    let relay = EventRelay<Int>()
+    let chain = relay.values.map { $0 }.filter { _ in true }.compactMap { $0 }
+    for value in 0..<200 { relay.accept(value) }
+    #expect(await elementsAfterCancelling(chain) == 0)
   }
   @Test func combineLatestOfAnArray() async {
     #expect(await elementsAfterCancelling(combineLatest([Stubborn(), Stubborn()])) == 0)
