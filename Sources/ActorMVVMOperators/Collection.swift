@@ -236,7 +236,7 @@ extension CollectionStateMachine where Element == Value {
 
 extension OperatorReader {
   /// The next element of an operator over `bases`: on the first call,
-  /// starts the machine `make(count)` builds and one pump per upstream.
+  /// starts the machine `make(count)` builds and feeds it each upstream.
   /// With no upstream, the operator is over at once.
   @inlinable
   mutating func next<S: AsyncSequence & Sendable, Output: Sendable>(
@@ -248,10 +248,7 @@ extension OperatorReader {
       start: {
         let core = OperatorCore(make(bases.count))
         for (index, base) in bases.enumerated() {
-          core.spawn { core in
-            await pump(
-              base, into: core, wrap: { .element(index, $0) }, end: { .ended(index, $0) }, perform: { _, _ in })
-          }
+          core.feed(base, wrap: { .element(index, $0) }, end: { .ended(index, $0) })
         }
         return core
       }, failure: S.Failure.self, isolation: actor)
@@ -268,8 +265,8 @@ enum OneOfFour<A: Sendable, B: Sendable, C: Sendable, D: Sendable>: Sendable {
 
 extension OperatorReader {
   /// The next element of `combineLatest` over three or four upstreams of
-  /// different types: on the first call, starts the n-ary machine and one
-  /// pump per upstream (`d` is nil for three).
+  /// different types: on the first call, starts the n-ary machine and feeds
+  /// it each upstream (`OperatorCore.feed`; `d` is nil for three).
   @inlinable
   mutating func nextCombined<
     A: AsyncSequence & Sendable, B: AsyncSequence & Sendable, C: AsyncSequence & Sendable,
@@ -288,20 +285,10 @@ extension OperatorReader {
       start: {
         let core = OperatorCore(
           Machine(kind: .combineLatest, count: d == nil ? 3 : 4, emitValue: { _ in nil }, emitArray: emit))
-        core.spawn { core in
-          await pump(a, into: core, wrap: { .element(0, .a($0)) }, end: { .ended(0, $0) }, perform: { _, _ in })
-        }
-        core.spawn { core in
-          await pump(b, into: core, wrap: { .element(1, .b($0)) }, end: { .ended(1, $0) }, perform: { _, _ in })
-        }
-        core.spawn { core in
-          await pump(c, into: core, wrap: { .element(2, .c($0)) }, end: { .ended(2, $0) }, perform: { _, _ in })
-        }
-        if let d {
-          core.spawn { core in
-            await pump(d, into: core, wrap: { .element(3, .d($0)) }, end: { .ended(3, $0) }, perform: { _, _ in })
-          }
-        }
+        core.feed(a, wrap: { .element(0, .a($0)) }, end: { .ended(0, $0) })
+        core.feed(b, wrap: { .element(1, .b($0)) }, end: { .ended(1, $0) })
+        core.feed(c, wrap: { .element(2, .c($0)) }, end: { .ended(2, $0) })
+        if let d { core.feed(d, wrap: { .element(3, .d($0)) }, end: { .ended(3, $0) }) }
         return core
       }, failure: A.Failure.self, isolation: actor)
   }

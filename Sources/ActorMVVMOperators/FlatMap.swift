@@ -32,7 +32,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   }
 
   /// Maps each element to a sequence and emits their elements one inner
-  /// after the other: Rx's `concatMap`. ``flatMapMerge(maxConcurrent:_:)``
+  /// after the other: Rx's `concatMap`. ``flatMapMerge(maxConcurrent:_:)->AsyncFlatMapSequence<Self,Inner>``
   /// with one inner at a time: an outer element that arrives while an inner
   /// runs waits for it to finish.
   @inlinable
@@ -44,7 +44,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 
   /// Maps each element to a sequence, ignoring outer elements that arrive
   /// while the current inner runs: Rx's `flatMapFirst`. The contract of
-  /// ``flatMapMerge(maxConcurrent:_:)`` with one inner at a time, except
+  /// ``flatMapMerge(maxConcurrent:_:)->AsyncFlatMapSequence<Self,Inner>`` with one inner at a time, except
   /// that an outer element arriving meanwhile is dropped (`transform` is not
   /// called for it), not queued.
   @inlinable

@@ -29,11 +29,13 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///   iterated (a started inner is cancelled when superseded). One task
   ///   runs the latest inner instead of one task per element being started
   ///   and cancelled (see the README's benchmarks).
-  /// - **Differs from Rx** for inners that emit at once (`.just(x)`): Rx
-  ///   subscribes synchronously, so every such inner emits before the next
-  ///   outer element; here inners run in their own task, so one superseded
-  ///   before it ran emits nothing. Only the timing of superseded inners
-  ///   differs; the latest inner's elements are always delivered.
+  /// - **Inners that emit at once:** return an ``AsyncJust`` (Rx's
+  ///   `.just(x)`) or another ``ImmediateAsyncSequence`` and the inline
+  ///   overload is chosen: every inner emits before the next outer element,
+  ///   as in Rx, with no task. Any other inner runs in its own task, so one
+  ///   superseded before it ran emits nothing even if it would have emitted
+  ///   at once: only the timing of superseded inners differs from Rx; the
+  ///   latest inner's elements are always delivered.
   @inlinable
   public func flatMapLatest<Inner: AsyncSequence & Sendable>(
     _ transform: @escaping @Sendable (Element) -> Inner
@@ -41,10 +43,10 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     AsyncFlatMapLatestSequence(base: self, transform: transform)
   }
 
-  /// ``flatMapLatest(_:)`` with inner sequences that never throw, under an
+  /// ``flatMapLatest(_:)->AsyncFlatMapLatestSequence<Self,Inner>`` with inner sequences that never throw, under an
   /// outer sequence of any error type: the inner needs no error type of its
   /// own (a never-failing search result stream under a throwing query
-  /// stream). The contract is ``flatMapLatest(_:)``'s.
+  /// stream). The contract is ``flatMapLatest(_:)->AsyncFlatMapLatestSequence<Self,Inner>``'s.
   @inlinable @_disfavoredOverload
   public func flatMapLatest<Inner: AsyncSequence & Sendable>(
     _ transform: @escaping @Sendable (Element) -> Inner

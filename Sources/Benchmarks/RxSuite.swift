@@ -213,11 +213,11 @@ enum RxSuite {
   /// RxSwift's `.flatMap { x in Observable.just(x) }` × 5.
   static func flatMaps(_ source: EventRelay<Int>.Values) -> some AsyncSequence<Int, Never> & Sendable {
     source
-      .flatMapMerge { OneElement(value: $0) }
-      .flatMapMerge { OneElement(value: $0) }
-      .flatMapMerge { OneElement(value: $0) }
-      .flatMapMerge { OneElement(value: $0) }
-      .flatMapMerge { OneElement(value: $0) }
+      .flatMapMerge { AsyncJust($0) }
+      .flatMapMerge { AsyncJust($0) }
+      .flatMapMerge { AsyncJust($0) }
+      .flatMapMerge { AsyncJust($0) }
+      .flatMapMerge { AsyncJust($0) }
   }
 
   /// RxSwift's `.flatMapLatest { x in Observable.just(x) }` × 5. Pumped, a
@@ -227,11 +227,11 @@ enum RxSuite {
   /// between 1 and the events pumped, which are what the rate counts.
   static func flatMapLatests(_ source: EventRelay<Int>.Values) -> some AsyncSequence<Int, Never> & Sendable {
     source
-      .flatMapLatest { OneElement(value: $0) }
-      .flatMapLatest { OneElement(value: $0) }
-      .flatMapLatest { OneElement(value: $0) }
-      .flatMapLatest { OneElement(value: $0) }
-      .flatMapLatest { OneElement(value: $0) }
+      .flatMapLatest { AsyncJust($0) }
+      .flatMapLatest { AsyncJust($0) }
+      .flatMapLatest { AsyncJust($0) }
+      .flatMapLatest { AsyncJust($0) }
+      .flatMapLatest { AsyncJust($0) }
   }
 
   /// RxSwift's `combineLatest(just(1), just(1), just(1), source) { _, _, _, x in x }`
@@ -242,7 +242,7 @@ enum RxSuite {
   /// `just`s first, synchronously): a pumping run's sum is between 1 and
   /// the events pumped, which are what its rate counts.
   static func combineLatests(_ source: EventRelay<Int>.Values) -> some AsyncSequence<Int, Never> & Sendable {
-    let one = OneElement(value: 1)
+    let one = AsyncJust(1)
     func level<S: AsyncSequence<Int, Never> & Sendable>(_ inner: S) -> some AsyncSequence<Int, Never> & Sendable {
       combineLatest(one, one, one, inner).map { _, _, _, x in x }
     }
@@ -250,7 +250,7 @@ enum RxSuite {
   }
 
   static func combineLatestsSourceFirst(_ source: EventRelay<Int>.Values) -> some AsyncSequence<Int, Never> & Sendable {
-    let one = OneElement(value: 1)
+    let one = AsyncJust(1)
     func level<S: AsyncSequence<Int, Never> & Sendable>(_ inner: S) -> some AsyncSequence<Int, Never> & Sendable {
       combineLatest(inner, one, one, one).map { x, _, _, _ in x }
     }

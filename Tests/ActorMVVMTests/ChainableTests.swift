@@ -42,16 +42,8 @@ struct ChainableTests {
   @Test("An error passes through every stage, typed, and the chain then ends as its base does")
   func errors() async {
     let chain = Failing(elements: [1, 2, 3], failsWith: .boom).map { $0 * 2 }.filter { $0 != 4 }.compactMap { $0 }
-    var iterator = chain.makeAsyncIterator()
-    var seen: [Int] = []
-    do throws(FailingError) {
-      while let value = try await iterator.next() { seen.append(value) }
-      Issue.record("no error")
-    } catch {
-      #expect(error == .boom)
-    }
-    #expect(seen == [2, 6])
-    #expect((try? await iterator.next()) == nil)
+    let run = await drain(chain)
+    #expect(run.elements == [2, 6] && run.error == .boom && run.afterwards == nil)
   }
 
   @Test("A cancelled consumer's chain over a relay ends at its next pull, backlog dropped")
@@ -97,6 +89,22 @@ struct ChainableTests {
 /// Whether overload resolution gave `value` the type `type` (checked at run
 /// time in a generic context, so the compiler does not fold it).
 func has<Value, Expected>(_ value: Value, type: Expected.Type) -> Bool { value is Expected }
+
+/// Every element of `sequence` until it throws or ends, its typed error,
+/// and what one more `next()` returns after that.
+func drain<S: AsyncSequence<Int, FailingError>>(_ sequence: S) async -> (
+  elements: [Int], error: FailingError?, afterwards: Int?
+) {
+  var iterator = sequence.makeAsyncIterator()
+  var elements: [Int] = []
+  var failure: FailingError?
+  do throws(FailingError) {
+    while let value = try await iterator.next(isolation: nil) { elements.append(value) }
+  } catch {
+    failure = error
+  }
+  return (elements, failure, try? await iterator.next(isolation: nil))
+}
 
 enum FailingError: Error, Equatable { case boom }
 

@@ -407,7 +407,8 @@ func pump<Upstream: AsyncSequence, Machine: OperatorStateMachine>(
 extension OperatorReader {
   /// The next element of an operator over two upstreams (combineLatest,
   /// merge, zip): on the first call, starts the machine `make()` builds and
-  /// one pump per upstream, delivering `wrapA`/`wrapB` of each element and
+  /// feeds it each upstream (`OperatorCore.feed`: a pump task, or at once
+  /// for an immediate sequence), delivering `wrapA`/`wrapB` of each element and
   /// `endA`/`endB` of each end or error.
   @inlinable @inline(__always)
   mutating func next<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>(
@@ -420,8 +421,8 @@ extension OperatorReader {
     try await next(
       start: {
         let core = OperatorCore(make())
-        core.spawn { core in await pump(a, into: core, wrap: wrapA, end: endA, perform: { _, _ in }) }
-        core.spawn { core in await pump(b, into: core, wrap: wrapB, end: endB, perform: { _, _ in }) }
+        core.feed(a, wrap: wrapA, end: endA)
+        core.feed(b, wrap: wrapB, end: endB)
         return core
       }, failure: A.Failure.self, isolation: actor)
   }

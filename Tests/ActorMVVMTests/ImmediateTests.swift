@@ -1,0 +1,81 @@
+import ActorMVVM
+import ActorMVVMOperators
+import Testing
+
+/// `AsyncJust` and the operators that take an `ImmediateAsyncSequence` without a task.
+@Suite("Immediate sequences: AsyncJust inside flatMaps and combineLatest, no task")
+struct ImmediateTests {
+  @Test("A flatMap whose closure returns AsyncJust is the inline stage, for all four flatMaps")
+  func overloadSelection() {
+    let relay = EventRelay<Int>()
+    typealias Inline = AsyncFlatMapImmediateSequence<EventRelay<Int>.Values, AsyncJust<Int>>
+    #expect(has(relay.values.flatMapMerge { AsyncJust($0) }, type: Inline.self))
+    #expect(has(relay.values.concatMap { AsyncJust($0) }, type: Inline.self))
+    #expect(has(relay.values.flatMapFirst { AsyncJust($0) }, type: Inline.self))
+    #expect(has(relay.values.flatMapLatest { AsyncJust($0) }, type: Inline.self))
+    // Any other inner keeps the operator with tasks.
+    #expect(
+      has(
+        relay.values.flatMapLatest { [$0].async },
+        type: AsyncFlatMapLatestSequence<EventRelay<Int>.Values, AsyncStream<Int>>.self))
+  }
+
+  @Test("Every outer element's inner is emitted, as RxSwift's flatMapLatest and flatMapFirst do with just")
+  func everyInnerEmits() async {
+    let relay = EventRelay<Int>()
+    let latest = relay.values.flatMapLatest { AsyncJust($0 * 10) }
+    let first = relay.values.flatMapFirst { AsyncJust($0 + 1) }
+    for value in 1...5 { relay.accept(value) }
+    relay.finish()
+    #expect(await Array(latest) == [10, 20, 30, 40, 50])
+    #expect(await Array(first) == [2, 3, 4, 5, 6])
+  }
+
+  @Test("The outer's error is thrown, typed, after the elements before it; then nil forever")
+  func outerError() async {
+    let run = await drain(Failing(elements: [1, 2], failsWith: .boom).flatMapMerge { AsyncJust($0) })
+    #expect(run.elements == [1, 2] && run.error == .boom && run.afterwards == nil)
+  }
+
+  @Test("A cancelled consumer stops at its next pull, even over an outer that ignores cancellation")
+  func cancellation() async {
+    #expect(await CancelledConsumerTests().elementsAfterCancelling(Stubborn().flatMapLatest { AsyncJust($0) }) == 0)
+  }
+
+  @Test("AsyncJust yields its element once per iterator, never suspending")
+  func just() async {
+    let just = AsyncJust("x")
+    #expect(await Array(just) == ["x"])
+    #expect(await Array(just) == ["x"])
+    #expect(just.immediateElements == ["x"])
+  }
+
+  @Test("combineLatest with AsyncJust upstreams combines every element of the other, in order")
+  func combineLatestWithJusts() async {
+    let relay = EventRelay<Int>()
+    let combined = combineLatest(AsyncJust(1), AsyncJust(2), AsyncJust(3), relay.values).map { $0 + $1 + $2 + $3 }
+    // Before the relay's pump runs, the justs have been delivered: no
+    // element of the relay is lost, whichever task runs first.
+    for value in [10, 20, 30] { relay.accept(value) }
+    relay.finish()
+    #expect(await Array(combined) == [16, 26, 36])
+  }
+
+  @Test("zip and merge take AsyncJust without a task: zip ends after one pair; merge emits it first")
+  func zipAndMerge() async {
+    let relay = EventRelay<Int>()
+    let zipped = zip(AsyncJust(0), relay.values)
+    let merged = merge(AsyncJust(0), relay.values)
+    for value in [1, 2] { relay.accept(value) }
+    relay.finish()
+    #expect(await Array(zipped).map { "\($0)\($1)" } == ["01"])
+    #expect(await Array(merged) == [0, 1, 2])
+  }
+
+  @Test("An array of AsyncJusts combines at once, with no task at all")
+  func arrayOfJusts() async {
+    #expect(await Array(combineLatest([AsyncJust(1), AsyncJust(2)])) == [[1, 2]])
+    #expect(await Array(zip([AsyncJust(1), AsyncJust(2)])) == [[1, 2]])
+    #expect(await Array(merge([AsyncJust(1), AsyncJust(2)])) == [1, 2])
+  }
+}
