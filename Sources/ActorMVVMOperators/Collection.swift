@@ -245,12 +245,12 @@ extension OperatorReader {
   where S.Element: Sendable, Machine == CollectionStateMachine<S.Element, Output> {
     if bases.isEmpty { return end() }
     return try await next(
-      start: {
+      starting: {
         let core = OperatorCore(make(bases.count))
-        for (index, base) in bases.enumerated() {
-          core.feed(base, wrap: { .element(index, $0) }, end: { .ended(index, $0) })
+        let upstreams = bases.enumerated().map { index, base in
+          Upstream<Machine>(base, wrap: { .element(index, $0) }, end: { .ended(index, $0) })
         }
-        return core
+        return (core, core.start(upstreams))
       }, failure: S.Failure.self, isolation: actor)
   }
 }
@@ -266,7 +266,7 @@ enum OneOfFour<A: Sendable, B: Sendable, C: Sendable, D: Sendable>: Sendable {
 extension OperatorReader {
   /// The next element of `combineLatest` over three or four upstreams of
   /// different types: on the first call, starts the n-ary machine and feeds
-  /// it each upstream (`OperatorCore.feed`; `d` is nil for three).
+  /// it its upstreams (``OperatorCore/start(_:)``; `d` is nil for three).
   @inlinable
   mutating func nextCombined<
     A: AsyncSequence & Sendable, B: AsyncSequence & Sendable, C: AsyncSequence & Sendable,
@@ -282,14 +282,16 @@ extension OperatorReader {
     Machine == CollectionStateMachine<OneOfFour<A.Element, B.Element, C.Element, D.Element>, Output>
   {
     try await next(
-      start: {
+      starting: {
         let core = OperatorCore(
           Machine(kind: .combineLatest, count: d == nil ? 3 : 4, emitValue: { _ in nil }, emitArray: emit))
-        core.feed(a, wrap: { .element(0, .a($0)) }, end: { .ended(0, $0) })
-        core.feed(b, wrap: { .element(1, .b($0)) }, end: { .ended(1, $0) })
-        core.feed(c, wrap: { .element(2, .c($0)) }, end: { .ended(2, $0) })
-        if let d { core.feed(d, wrap: { .element(3, .d($0)) }, end: { .ended(3, $0) }) }
-        return core
+        var upstreams = [
+          Upstream<Machine>(a, wrap: { .element(0, .a($0)) }, end: { .ended(0, $0) }),
+          Upstream<Machine>(b, wrap: { .element(1, .b($0)) }, end: { .ended(1, $0) }),
+          Upstream<Machine>(c, wrap: { .element(2, .c($0)) }, end: { .ended(2, $0) }),
+        ]
+        if let d { upstreams.append(Upstream<Machine>(d, wrap: { .element(3, .d($0)) }, end: { .ended(3, $0) })) }
+        return (core, core.start(upstreams))
       }, failure: A.Failure.self, isolation: actor)
   }
 }
@@ -341,7 +343,8 @@ where
 
     @inlinable
     mutating func next(isolation actor: isolated (any Actor)?) async throws(A.Failure) -> Element? {
-      try await reader.nextCombined(
+      if reader.isStarted { return try await reader.next(failure: A.Failure.self, isolation: actor) }
+      return try await reader.nextCombined(
         a, b, c, C?.none,
         emit: { values in
           guard case .a(let first) = values[0], case .b(let second) = values[1], case .c(let third) = values[2]
@@ -402,7 +405,8 @@ where
 
     @inlinable
     mutating func next(isolation actor: isolated (any Actor)?) async throws(A.Failure) -> Element? {
-      try await reader.nextCombined(
+      if reader.isStarted { return try await reader.next(failure: A.Failure.self, isolation: actor) }
+      return try await reader.nextCombined(
         a, b, c, d,
         emit: { values in
           guard case .a(let first) = values[0], case .b(let second) = values[1], case .c(let third) = values[2],

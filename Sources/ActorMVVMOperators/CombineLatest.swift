@@ -23,6 +23,9 @@ import ActorMVVM
 /// - **Buffering:** every element is combined, none is skipped; at most
 ///   128 pairs wait for the consumer before the upstreams stop being
 ///   pulled. Upstreams start on the first `next()`.
+/// - **Immediate upstreams:** an ``ImmediateAsyncSequence`` (``AsyncJust``)
+///   is taken when the operator starts, with no task; the other upstream is
+///   then pulled by the consumer itself (see ``ImmediateAsyncSequence``).
 @inlinable
 public func combineLatest<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>(
   _ a: A, _ b: B
@@ -110,7 +113,8 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
     /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      try await reader.next(
+      if reader.isStarted { return try await reader.next(failure: Failure.self, isolation: actor) }
+      return try await reader.next(
         a, wrap: { .a($0) }, end: { .ended(.a, $0) }, b, wrap: { .b($0) }, end: { .ended(.b, $0) }, make: { Machine() },
         isolation: actor)
     }

@@ -11,7 +11,10 @@ import ActorMVVM
 ///   every inner's elements follow its outer element at once, as in Rx,
 ///   where an inner that ends at subscription is never superseded nor busy.
 /// - `combineLatest`, `zip` and `merge` deliver an immediate upstream's
-///   elements and end when they start, and pump only the other upstreams.
+///   elements and end when they start, and pump only the other upstreams
+///   in tasks of their own; if only one other is left, the consumer pulls
+///   it itself, in its task and isolation, as `map` pulls its base: no task
+///   at all, and no element of it can arrive before the immediate ones.
 ///
 /// Conform a sequence of your own only if it keeps this contract: its
 /// iterator never suspends and yields exactly `immediateElements`.
@@ -215,23 +218,3 @@ public struct AsyncFlatMapImmediateSequence<Base: AsyncSequence, Inner: Immediat
 }
 
 extension AsyncFlatMapImmediateSequence: Sendable where Base: Sendable {}
-
-extension OperatorCore {
-  /// Feeds `upstream` to the machine: an ``ImmediateAsyncSequence``'s
-  /// elements and end at once, in the caller, with no task (as RxSwift
-  /// subscribes to a `just`); any other sequence through a pump task.
-  @inlinable
-  func feed<Upstream: AsyncSequence & Sendable>(
-    _ upstream: Upstream, wrap: @escaping @Sendable (Upstream.Element) -> Machine.Event,
-    end: @escaping @Sendable ((any Error)?) -> Machine.Event
-  ) where Upstream.Element: Sendable {
-    if let immediate = upstream as? any ImmediateAsyncSequence<Upstream.Element> {
-      for element in immediate.immediateElements {
-        guard deliver(wrap(element)).open else { return }
-      }
-      _ = deliver(end(nil))
-      return
-    }
-    spawn { core in await pump(upstream, into: core, wrap: wrap, end: end, perform: { _, _ in }) }
-  }
-}

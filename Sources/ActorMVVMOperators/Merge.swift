@@ -68,7 +68,8 @@ where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
     /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      try await reader.next(
+      if reader.isStarted { return try await reader.next(failure: Failure.self, isolation: actor) }
+      return try await reader.next(
         a, wrap: { .element($0) }, end: { .ended($0) }, b, wrap: { .element($0) }, end: { .ended($0) },
         make: { Machine() },
         isolation: actor)

@@ -68,7 +68,8 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
     /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      try await reader.next(
+      if reader.isStarted { return try await reader.next(failure: Failure.self, isolation: actor) }
+      return try await reader.next(
         a, wrap: { .a($0) }, end: { .ended(.a, $0) }, b, wrap: { .b($0) }, end: { .ended(.b, $0) }, make: { Machine() },
         isolation: actor)
     }

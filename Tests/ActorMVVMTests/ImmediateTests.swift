@@ -61,6 +61,25 @@ struct ImmediateTests {
     #expect(await Array(combined) == [16, 26, 36])
   }
 
+  @Test("With one upstream left to pull, a cancelled consumer stops at its next pull, even over a stubborn upstream")
+  func inlineUpstreamCancellation() async {
+    let tester = CancelledConsumerTests()
+    #expect(await tester.elementsAfterCancelling(combineLatest(AsyncJust(0), Stubborn()).map { $1 }) == 0)
+    #expect(await tester.elementsAfterCancelling(merge(AsyncJust(0), Stubborn())) == 0)
+  }
+
+  @Test("With one upstream left to pull, its end ends the operator as a pumped one's would")
+  func inlineUpstreamEnds() async {
+    let relay = EventRelay<Int>()
+    let zipped = zip(AsyncJust(7), relay.values)
+    let combined = combineLatest(AsyncJust(7), relay.values)
+    relay.accept(1)
+    relay.accept(2)
+    relay.finish()
+    #expect(await Array(zipped).map { $0 + $1 } == [8])
+    #expect(await Array(combined).map { $0 + $1 } == [8, 9])
+  }
+
   @Test("zip and merge take AsyncJust without a task: zip ends after one pair; merge emits it first")
   func zipAndMerge() async {
     let relay = EventRelay<Int>()

@@ -81,7 +81,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// Every task that may not have returned yet.
   @inlinable
   package var startedTasks: [Task<Void, Never>] {
-    live.values.map(\.task) + winding.values
+    live.values.map { $0.task } + winding.values
   }
 
   /// The generations of the started runs that are live.
@@ -92,7 +92,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// `onFinish: .runToCompletion`.
   @inlinable
   package var tasksCancelledByRelease: [Task<Void, Never>] {
-    live.values.filter { !$0.survivesFinish }.map(\.task) + winding.values
+    live.values.filter { !$0.survivesFinish }.map { $0.task } + winding.values
   }
 
   /// The run or binding of `host` (this runner's host: the id its runs'
@@ -273,9 +273,9 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   func reportCancel(_ generation: UInt64, superseding: Bool) {
     let id: AnyCancelID??
     if generation >= pendingBase {
-      id = pending[Int(generation - pendingBase)].map(\.id)
+      id = pending[Int(generation - pendingBase)].map { $0.id }
     } else {
-      id = live[generation].map(\.id)
+      id = live[generation].map { $0.id }
     }
     guard let observer, let id else { return }
     let name = id?.description

@@ -57,7 +57,7 @@ public final class LifetimeCounters: Sendable {
     guard featureWaiterFlag.load(ordering: .sequentiallyConsistent) else { return }
     let ready = featureWaiters.withLock { waiters -> [CheckedContinuation<Void, Never>] in
       let alive = featureCount.load(ordering: .sequentiallyConsistent)
-      let ready = waiters.filter { $0.atMost >= alive }.map(\.continuation)
+      let ready = waiters.filter { $0.atMost >= alive }.map { $0.continuation }
       waiters.removeAll { $0.atMost >= alive }
       return ready
     }

@@ -188,7 +188,7 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
       let command = state.machine.handle(event, output: &state.output)
       if state.output.end != nil {
         state.closed = true
-        ended = state.tasks.values.compactMap(\.task)
+        ended = state.tasks.values.compactMap { $0.task }
         state.tasks = [:]
       }
       guard !state.output.elements.isEmpty || state.output.end != nil else {
@@ -234,22 +234,7 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
   @inlinable
   func receive(into batch: inout [Element], isolation actor: isolated (any Actor)? = #isolation) async -> Receipt {
     while true {
-      let (receipt, released) = state.withLock { state -> (Receipt?, [UnsafeContinuation<Bool, Never>]) in
-        if !state.output.elements.isEmpty {
-          swap(&state.output.elements, &batch)
-          defer { state.blocked = [] }
-          return (.elements, state.blocked)
-        }
-        switch state.output.end {
-        case .finished?: return (.finished, [])
-        case .failed(let error)?: return (.failed(error), [])
-        case nil: return (nil, [])
-        }
-      }
-      for producer in released {
-        producer.resume(returning: true)
-      }
-      if let receipt { return receipt }
+      if let receipt = take(into: &batch) { return receipt }
       await withUnsafeContinuation(isolation: actor) { (consumer: UnsafeContinuation<Void, Never>) in
         let ready = state.withLock { state -> Bool in
           if !state.output.elements.isEmpty || state.output.end != nil || state.closed { return true }
@@ -264,6 +249,29 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
     }
   }
 
+  /// Swaps the emitted elements into `batch` (which must be empty) without
+  /// waiting, releasing parked producers; nil if nothing was emitted and
+  /// the operator has not ended.
+  @inlinable
+  func take(into batch: inout [Element]) -> Receipt? {
+    let (receipt, released) = state.withLock { state -> (Receipt?, [UnsafeContinuation<Bool, Never>]) in
+      if !state.output.elements.isEmpty {
+        swap(&state.output.elements, &batch)
+        defer { state.blocked = [] }
+        return (.elements, state.blocked)
+      }
+      switch state.output.end {
+      case .finished?: return (.finished, [])
+      case .failed(let error)?: return (.failed(error), [])
+      case nil: return (nil, [])
+      }
+    }
+    for producer in released {
+      producer.resume(returning: true)
+    }
+    return receipt
+  }
+
   /// The consumer is gone (cancelled, or dropped its iterator): cancels
   /// every feeding task and releases every parked producer. Idempotent.
   @inlinable
@@ -276,7 +284,7 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
         state.consumer = nil
         state.output.elements = []
       }
-      return (state.tasks.values.compactMap(\.task), state.blocked, state.consumer)
+      return (state.tasks.values.compactMap { $0.task }, state.blocked, state.consumer)
     }
     for task in tasks { task.cancel() }
     for producer in blocked {
@@ -313,6 +321,9 @@ struct OperatorReader<Machine: OperatorStateMachine> {
   @usableFromInline var lifetime: OperatorLifetime<Machine>?
   @usableFromInline var batch = Batch<Machine.Element>()
   @usableFromInline var phase = Phase.initial
+  /// The one upstream the consumer pulls itself, when the operator has no
+  /// other that needs a task (see ``OperatorCore/start(_:)``).
+  @usableFromInline var inline: InlineUpstream<Machine>?
 
   @inlinable init() {}
 
@@ -324,33 +335,74 @@ struct OperatorReader<Machine: OperatorStateMachine> {
     failure: Failure.Type,
     isolation actor: isolated (any Actor)? = #isolation
   ) async throws(Failure) -> Machine.Element? {
+    try await next(starting: { (start(), nil) }, failure: failure, isolation: actor)
+  }
+
+  /// Whether the operator has started: an iterator whose start needs its
+  /// upstreams then calls ``next(failure:isolation:)``, so it does not copy
+  /// them into a start closure on every call.
+  @inlinable var isStarted: Bool { phase != .initial }
+
+  /// The next element of an operator that has started.
+  @inlinable @inline(__always)
+  mutating func next<Failure: Error>(
+    failure: Failure.Type, isolation actor: isolated (any Actor)? = #isolation
+  ) async throws(Failure) -> Machine.Element? {
+    try await next(
+      starting: { preconditionFailure("OperatorReader.next(failure:): the operator has not started") },
+      failure: failure, isolation: actor)
+  }
+
+  /// ``next(start:failure:isolation:)`` for an operator whose start may
+  /// leave one upstream for the consumer to pull.
+  @inlinable @inline(__always)
+  mutating func next<Failure: Error>(
+    starting start: () -> (OperatorCore<Machine>, InlineUpstream<Machine>?),
+    failure: Failure.Type,
+    isolation actor: isolated (any Actor)? = #isolation
+  ) async throws(Failure) -> Machine.Element? {
     // Cancellation is honoured at every call, also while draining a batch.
     if let element = batch.pop(), !Task.isCancelled { return element }
     return try await refill(start: start, failure: failure, isolation: actor)
   }
 
   /// Starts the operator on the first call (creates the core and lets
-  /// `start` spawn its feeding tasks), then waits for the next batch.
+  /// `start` feed it), then waits for the next batch, or pulls the inline
+  /// upstream until the machine emits or ends.
   @inlinable
   mutating func refill<Failure: Error>(
-    start: () -> OperatorCore<Machine>,
+    start: () -> (OperatorCore<Machine>, InlineUpstream<Machine>?),
     failure: Failure.Type,
     isolation actor: isolated (any Actor)?
   ) async throws(Failure) -> Machine.Element? {
     switch phase {
     case .done: return nil
     case .initial:
-      lifetime = OperatorLifetime(start())
+      let (core, inline) = start()
+      lifetime = OperatorLifetime(core)
+      self.inline = inline
       phase = .running
     case .running: break
     }
     if Task.isCancelled { return end() }
     batch.reset()
     let core = lifetime.unsafelyUnwrapped.core
-    let receipt = await withTaskCancellationHandler(
-      operation: { await core.receive(into: &batch.items, isolation: actor) },
-      onCancel: { core.terminate() },
-      isolation: actor)
+    let receipt: OperatorCore<Machine>.Receipt
+    if let inline {
+      while true {
+        if let taken = core.take(into: &batch.items) {
+          receipt = taken
+          break
+        }
+        // A cancelled upstream's nil is not its end: the consumer is gone.
+        guard await inline.pull(core), !Task.isCancelled else { return end() }
+      }
+    } else {
+      receipt = await withTaskCancellationHandler(
+        operation: { await core.receive(into: &batch.items, isolation: actor) },
+        onCancel: { core.terminate() },
+        isolation: actor)
+    }
     switch receipt {
     case .elements:
       if Task.isCancelled { return end() }
@@ -369,7 +421,113 @@ struct OperatorReader<Machine: OperatorStateMachine> {
     phase = .done
     lifetime?.core.terminate()
     lifetime = nil
+    inline = nil
     batch = Batch()
+    return nil
+  }
+}
+
+/// An operator's upstream pulled by the consumer itself, in its own task
+/// and isolation, as an element-wise stage pulls its base: what an operator
+/// over several upstreams does with the only one that needs a task, when
+/// the others are immediate (`combineLatest(AsyncJust(1), relay.values)`).
+/// Owned by one iterator; never shared.
+///
+/// A closure, not a subclass per upstream type: a generic class's
+/// overridden method is called through its vtable, which holds the
+/// unspecialised implementation; the closure is made where the upstream's
+/// type is concrete, so the pull is specialised.
+@usableFromInline
+final class InlineUpstream<Machine: OperatorStateMachine> {
+  /// Pulls one element, or the end, and delivers it to the machine.
+  /// Returns false when the upstream ended because the consumer was
+  /// cancelled (a cancelled upstream's nil is not its end).
+  /// Runs in the caller's isolation (`nonisolated(nonsending)`): the
+  /// consumer's, so an actor-isolated consumer pulls without a hop.
+  @usableFromInline let pull: nonisolated(nonsending) (OperatorCore<Machine>) async -> Bool
+
+  @inlinable
+  init(_ pull: nonisolated(nonsending) @escaping (OperatorCore<Machine>) async -> Bool) { self.pull = pull }
+
+  /// An inline upstream over `upstream`.
+  @inlinable
+  convenience init<Sequence: AsyncSequence>(
+    _ upstream: Sequence, wrap: @escaping (Sequence.Element) -> Machine.Event,
+    end: @escaping ((any Error)?) -> Machine.Event
+  ) {
+    var iterator = upstream.makeAsyncIterator()
+    self.init { core in
+      do {
+        if let element = try await iterator.next(isolation: #isolation) {
+          _ = core.deliver(wrap(element))
+          return true
+        }
+        if Task.isCancelled { return false }
+        _ = core.deliver(end(nil))
+      } catch {
+        if Task.isCancelled { return false }
+        _ = core.deliver(end(error))
+      }
+      return true
+    }
+  }
+}
+
+/// One upstream of an operator over several (combineLatest, zip, merge),
+/// before the operator starts: see ``OperatorCore/start(_:)``.
+@usableFromInline
+struct Upstream<Machine: OperatorStateMachine> {
+  /// An ``ImmediateAsyncSequence``'s elements, or nil for any other sequence.
+  @usableFromInline let deliverAtOnce: ((OperatorCore<Machine>) -> Void)?
+  @usableFromInline let spawnPump: (OperatorCore<Machine>) -> Void
+  @usableFromInline let makeInline: () -> InlineUpstream<Machine>
+
+  @inlinable
+  init<Sequence: AsyncSequence & Sendable>(
+    _ upstream: Sequence, wrap: @escaping @Sendable (Sequence.Element) -> Machine.Event,
+    end: @escaping @Sendable ((any Error)?) -> Machine.Event
+  ) where Sequence.Element: Sendable {
+    // An unconstrained cast: a check the optimiser folds for a concrete
+    // type (a cast to `any ImmediateAsyncSequence<Element>` is an extended
+    // existential, demangled at run time on every cast).
+    if let immediate = upstream as? any ImmediateAsyncSequence {
+      let elements = immediateElements(of: immediate, as: Sequence.Element.self)
+      deliverAtOnce = { core in
+        for element in elements {
+          guard core.deliver(wrap(element)).open else { return }
+        }
+        _ = core.deliver(end(nil))
+      }
+    } else {
+      deliverAtOnce = nil
+    }
+    spawnPump = { core in
+      core.spawn { core in await pump(upstream, into: core, wrap: wrap, end: end, perform: { _, _ in }) }
+    }
+    makeInline = { InlineUpstream(upstream, wrap: wrap, end: end) }
+  }
+}
+
+/// `sequence`'s elements as `[Element]`, which they are (`sequence` is the
+/// upstream whose element type is `Element`, opened from its existential).
+@inlinable
+func immediateElements<Sequence: ImmediateAsyncSequence, Element>(of sequence: Sequence, as: Element.Type) -> [Element]
+{
+  sequence.immediateElements as! [Element]
+}
+
+extension OperatorCore {
+  /// Feeds the machine its upstreams, in order: an immediate one's
+  /// elements and end at once, in the caller, with no task (as RxSwift
+  /// subscribes to a `just`). If exactly one is not immediate, it is
+  /// returned for the consumer to pull (no task at all); otherwise each
+  /// such upstream gets a pump task.
+  @inlinable
+  func start(_ upstreams: [Upstream<Machine>]) -> InlineUpstream<Machine>? {
+    let pumped = upstreams.filter { $0.deliverAtOnce == nil }
+    for upstream in upstreams { upstream.deliverAtOnce?(self) }
+    if pumped.count == 1 { return pumped[0].makeInline() }
+    for upstream in pumped { upstream.spawnPump(self) }
     return nil
   }
 }
@@ -407,8 +565,8 @@ func pump<Upstream: AsyncSequence, Machine: OperatorStateMachine>(
 extension OperatorReader {
   /// The next element of an operator over two upstreams (combineLatest,
   /// merge, zip): on the first call, starts the machine `make()` builds and
-  /// feeds it each upstream (`OperatorCore.feed`: a pump task, or at once
-  /// for an immediate sequence), delivering `wrapA`/`wrapB` of each element and
+  /// feeds it both upstreams (``OperatorCore/start(_:)``: immediate ones at
+  /// once, one left alone pulled by the consumer, else pump tasks), delivering `wrapA`/`wrapB` of each element and
   /// `endA`/`endB` of each end or error.
   @inlinable @inline(__always)
   mutating func next<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>(
@@ -419,11 +577,9 @@ extension OperatorReader {
     make: () -> Machine, isolation actor: isolated (any Actor)?
   ) async throws(A.Failure) -> Machine.Element? where A.Element: Sendable, B.Element: Sendable {
     try await next(
-      start: {
+      starting: {
         let core = OperatorCore(make())
-        core.feed(a, wrap: wrapA, end: endA)
-        core.feed(b, wrap: wrapB, end: endB)
-        return core
+        return (core, core.start([Upstream(a, wrap: wrapA, end: endA), Upstream(b, wrap: wrapB, end: endB)]))
       }, failure: A.Failure.self, isolation: actor)
   }
 }
