@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMTesting
+import Synchronization
 import Testing
 
 /// One test (at least) per guarantee of DESIGN.md, numbered as there.
@@ -201,6 +202,29 @@ struct FeatureGuaranteeTests {
     #expect(await feature.state.total == 499_500)
     await feature.finish()
   }
+
+  @Test(
+    "1. reduce mutates the state alone: what it can read of its feature meanwhile is a published state, never the one being reduced"
+  )
+  func reduceSeesOnlyItsState() async {
+    // The feature's state storage is `@exclusivity(unchecked)` because no
+    // access can overlap reduce's `inout` one; if `publishedState` (all a
+    // machine can read of its feature synchronously) read that storage,
+    // it would show the count mid-reduce, one ahead.
+    let peek = FeaturePeek()
+    let feature = Feature(Peeking(peek: peek), initialState: 0, counters: counters)
+    peek.feature.withLock { $0 = feature }
+    for _ in 0..<100 { feature.send(()) }
+    await feature.idle()
+    #expect(await feature.state == 100)
+    // The i-th input (from 0) sees at most i: states are published after
+    // a batch, never mid-reduce. Reading the storage reduce is mutating
+    // would show i + 1.
+    let seen = peek.seen.withLock { $0 }
+    #expect(seen.count == 100)
+    #expect(seen.enumerated().allSatisfy { index, published in published <= index })
+    await feature.finish()
+  }
 }
 
 /// A machine whose failure input carries its own error type.
@@ -242,4 +266,23 @@ func typedFailures() async {
   await tester.send(.loadOne)
   await tester.receive(.failed(.offline)) { $0.errors = [.offline, .offline] }
   await tester.finish()
+}
+
+/// Where a `Peeking` machine finds its own feature.
+final class FeaturePeek: Sendable {
+  let feature = Mutex<Feature<Peeking>?>(nil)
+  let seen = Mutex<[Int]>([])
+}
+
+/// Counts inputs, and reads its feature's published state in the middle of each.
+struct Peeking: StateMachine {
+  let peek: FeaturePeek
+
+  func reduce(into state: inout Int, _ input: Void) -> Effect<Void, Never> {
+    state += 1
+    if let published = peek.feature.withLock({ $0?.publishedState }) {
+      peek.seen.withLock { $0.append(published) }
+    }
+    return .none
+  }
 }

@@ -44,14 +44,18 @@
 /// be relied on for side effects: a burst of superseding searches starts one
 /// task, for the last of them.
 public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
+  /// The cases that hold standard-library types of no fixed layout
+  /// (`TaskPriority`, `AnyHashable`) are boxed: then `Kind`'s layout is
+  /// known where it is specialised, and `.none` (most inputs' effect) is
+  /// copied, matched and destroyed inline, not through value witnesses.
   @usableFromInline
   enum Kind: Sendable {
     case none
     case emit(Output)
-    case run(Run)
-    case cancel(AnyCancelID)
+    indirect case run(Run)
+    indirect case cancel(AnyCancelID)
     case merge([Effect])
-    case throttle(Throttled)
+    indirect case throttle(Throttled)
   }
 
   @usableFromInline
