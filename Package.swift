@@ -23,7 +23,6 @@ let package = Package(
     .executable(name: "repl", targets: ["repl"]),
   ],
   targets: [
-    // Tests/Fixtures holds API payloads in the real formats; tests read them by path.
     .target(name: "ActorMVVM"),
     // Rx-named AsyncSequence operators: a feature runs without them, and an app
     // that uses swift-async-algorithms imports only the set it wants.
@@ -61,6 +60,7 @@ let package = Package(
     .testTarget(name: "ActorMVVMUITests", dependencies: ["ActorMVVMUI", "ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+    // Tests/Fixtures holds API payloads in the real formats; these tests read them by path.
     .testTarget(name: "EmbeddedBackendTests", dependencies: ["EmbeddedBackend", "Networking", "ActorMVVMTesting"]),
     .testTarget(
       name: "WeatherFeatureTests", dependencies: ["WeatherFeature", "EmbeddedBackend", "ActorMVVMTesting"]),

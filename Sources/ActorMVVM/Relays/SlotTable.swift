@@ -3,7 +3,7 @@
 /// A subscription keeps its index, so finding its slot is O(1); a freed
 /// index is reused by the next subscriber, so the table never grows past
 /// the peak number of concurrent subscribers. Not thread-safe: it always
-/// lives inside a relay's `Mutex`.
+/// lives inside a relay's lock (`Locked`).
 @usableFromInline
 struct SlotTable<Slot> {
   @usableFromInline var slots: [Slot?] = []

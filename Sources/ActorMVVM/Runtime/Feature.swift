@@ -36,11 +36,15 @@ import Synchronization
 ///    and finishes its streams too (without waiting); inputs still waiting
 ///    in its mailbox are dropped (call `finish()` to have them reduced). No
 ///    scheduled drain keeps a feature alive after its last reference goes.
-/// 8. **Lifecycle calls are safe from anywhere,** including from the
-///    feature's own effects and bindings: ``finish()`` and ``idle()`` there
-///    never wait for the calling task itself (see each for what they do).
 /// 7. **Failures are values.** Throwing effects turn errors into inputs
 ///    with their type (``Effect/run(id:priority:onFinish:operation:catch:)``).
+/// 8. **Time** comes from an injected `Clock`: every time-based API takes one.
+/// 10. **Lifecycle calls are safe from anywhere,** including from the
+///    feature's own effects and bindings: ``finish()`` and ``idle()`` there
+///    never wait for the calling task itself (see each for what they do).
+///
+/// The numbers are those of the Guarantees article, where each has the test
+/// that proves it (9 and 11 are the operators' and virtual time's).
 ///
 /// ## Performance shape
 /// ``send(_:)`` appends to a locked buffer; the first send into an idle

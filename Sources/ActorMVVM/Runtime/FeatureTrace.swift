@@ -5,8 +5,8 @@
 /// let weather = Feature(WeatherMachine(…), initialState: .init(), trace: .printing("weather"))
 /// // [weather] input cityEntered("Seoul")
 /// // [weather]   state isLoading: false → true
-/// // [weather]   effect #2 started (id: load)
-/// // [weather]   effect #1 superseded (id: load)
+/// // [weather]   effect #1 superseded (id: lookup)
+/// // [weather]   effect #2 started (id: lookup)
 /// // [weather]   stale result dropped: loaded(…)
 /// ```
 ///

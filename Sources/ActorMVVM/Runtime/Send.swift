@@ -60,8 +60,6 @@ final class EffectRunToken<Input: Sendable>: Sendable {
     }
   }
 
-  /// Called by the run's task once its operation has returned, before it
-  /// reports `ended`.
   /// A token for a mapped effect (``Effect/map(input:output:)``): what
   /// the child run sends is transformed and sent through `parent`, whose
   /// generation and "returned" flag decide whether it lands.
@@ -78,6 +76,8 @@ final class EffectRunToken<Input: Sendable>: Sendable {
     }
   }
 
+  /// Called by the run's task once its operation has returned, before it
+  /// reports `ended`.
   @inlinable
   func markReturned() { returned.store(true, ordering: .releasing) }
 }
