@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "ActorMVVM", targets: ["ActorMVVM"]),
     .library(name: "ActorMVVMOperators", targets: ["ActorMVVMOperators"]),
     .library(name: "ActorMVVMTesting", targets: ["ActorMVVMTesting"]),
+    .library(name: "NetworkingTesting", targets: ["NetworkingTesting"]),
     .library(name: "ActorMVVMUI", targets: ["ActorMVVMUI"]),
     .library(name: "Networking", targets: ["Networking"]),
     .library(name: "Storage", targets: ["Storage"]),
@@ -27,10 +28,12 @@ let package = Package(
     // Rx-named AsyncSequence operators: a feature runs without them, and an app
     // that uses swift-async-algorithms imports only the set it wants.
     .target(name: "ActorMVVMOperators", dependencies: ["ActorMVVM"]),
-    .target(name: "ActorMVVMTesting", dependencies: ["ActorMVVM", "Networking"]),
+    .target(name: "ActorMVVMTesting", dependencies: ["ActorMVVM"]),
     // The view bridge: a main-actor Observable model over a Feature.
     .target(name: "ActorMVVMUI", dependencies: ["ActorMVVM"]),
     .target(name: "Networking", dependencies: ["ActorMVVM"]),
+    // Networking's fakes, so a test of the runtime alone does not pull in networking.
+    .target(name: "NetworkingTesting", dependencies: ["ActorMVVM", "Networking"]),
     .target(name: "Storage", dependencies: ["ActorMVVM"]),
     .target(name: "EmbeddedBackend", dependencies: ["ActorMVVM", "Networking", "Storage"]),
     // Features: Presentation → Domain ← Data, one slice per target.
@@ -63,13 +66,17 @@ let package = Package(
     // Tests/Fixtures holds API payloads in the real formats; these tests read them by path.
     .testTarget(name: "EmbeddedBackendTests", dependencies: ["EmbeddedBackend", "Networking", "ActorMVVMTesting"]),
     .testTarget(
-      name: "WeatherFeatureTests", dependencies: ["WeatherFeature", "EmbeddedBackend", "ActorMVVMTesting"]),
-    .testTarget(name: "LoginFeatureTests", dependencies: ["LoginFeature", "EmbeddedBackend", "ActorMVVMTesting"]),
+      name: "WeatherFeatureTests",
+      dependencies: ["WeatherFeature", "EmbeddedBackend", "ActorMVVMTesting", "NetworkingTesting"]),
+    .testTarget(
+      name: "LoginFeatureTests",
+      dependencies: ["LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "NetworkingTesting"]),
     .testTarget(
       name: "FindNumberFeatureTests",
-      dependencies: ["FindNumberFeature", "EmbeddedBackend", "ActorMVVMTesting", "Storage"]),
+      dependencies: ["FindNumberFeature", "EmbeddedBackend", "ActorMVVMTesting", "NetworkingTesting", "Storage"]),
     .testTarget(
-      name: "DirectionsFeatureTests", dependencies: ["DirectionsFeature", "EmbeddedBackend", "ActorMVVMTesting"]),
+      name: "DirectionsFeatureTests",
+      dependencies: ["DirectionsFeature", "EmbeddedBackend", "ActorMVVMTesting", "NetworkingTesting"]),
     .testTarget(
       name: "InterviewFeatureTests",
       dependencies: ["InterviewFeature", "LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "Storage"]),

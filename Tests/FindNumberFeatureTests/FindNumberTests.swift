@@ -4,6 +4,7 @@ import EmbeddedBackend
 import FindNumberFeature
 import Foundation
 import Networking
+import NetworkingTesting
 import Storage
 import Testing
 

@@ -3,6 +3,7 @@ import ActorMVVMTesting
 import EmbeddedBackend
 import LoginFeature
 import Networking
+import NetworkingTesting
 import Testing
 
 @Suite("Login")

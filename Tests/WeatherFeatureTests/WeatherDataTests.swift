@@ -2,6 +2,7 @@ import ActorMVVMTesting
 import EmbeddedBackend
 import Foundation
 import Networking
+import NetworkingTesting
 import Testing
 import WeatherFeature
 
