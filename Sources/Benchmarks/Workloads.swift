@@ -11,7 +11,7 @@ struct Counter: StateMachine {
     case found(Int)
   }
   typealias Output = Never
-  enum ID: Hashable, Sendable { case search }
+  enum CancelID: Hashable, Sendable { case search }
 
   func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
     switch input {
@@ -19,7 +19,7 @@ struct Counter: StateMachine {
       state.count += 1
       return .none
     case .search(let query):
-      return .run(id: ID.search) { send in send(.found(query)) }
+      return .run(id: CancelID.search) { send in send(.found(query)) }
     case .found:
       state.count += 1
       return .none

@@ -11,7 +11,7 @@ struct Credentials: StateMachine {
   }
   enum Input: Sendable, Equatable { case idChanged(String), checked(String, Bool), submitTapped }
   enum Output: Sendable, Equatable { case submitted(String) }
-  enum ID: Hashable, Sendable { case check }
+  enum CancelID: Hashable, Sendable { case check }
 
   func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
     switch input {
@@ -19,7 +19,7 @@ struct Credentials: StateMachine {
       state.id = id
       state.isValid = nil
       let clock = self.clock
-      return .run(id: ID.check) { send in
+      return .run(id: CancelID.check) { send in
         try? await clock.sleep(for: .milliseconds(100))  // a cancelled run still sends: dropped as stale
         send(.checked(id, id.count >= 3))
       }
@@ -40,7 +40,7 @@ struct SignUp: StateMachine {
   }
   enum Input: Sendable, Equatable { case credentials(Credentials.Input), backTapped }
   enum Output: Sendable, Equatable { case credentials(Credentials.Output) }
-  enum ID: Hashable, Sendable { case check }  // the same name as the child's: a different id
+  enum CancelID: Hashable, Sendable { case check }  // the same name as the child's: a different id
 
   let credentials: Scope<State, Input, Output, Credentials>
 
@@ -59,7 +59,7 @@ struct SignUp: StateMachine {
     switch input {
     case .backTapped:
       state.step = 1
-      return .cancel(id: ID.check)  // the parent's id: the child's run is not touched
+      return .cancel(id: CancelID.check)  // the parent's id: the child's run is not touched
     case .credentials:
       return .none
     }

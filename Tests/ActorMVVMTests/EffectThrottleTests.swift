@@ -14,13 +14,13 @@ struct Headlines: StateMachine {
   }
   enum Input: Sendable, Equatable { case refreshPulled, refreshed([String]) }
   typealias Output = Never
-  enum ID: Hashable, Sendable { case refresh }
+  enum CancelID: Hashable, Sendable { case refresh }
 
   func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
     switch input {
     case .refreshPulled:
       let latestHeadlines = self.latestHeadlines
-      return .throttle(id: ID.refresh, for: .seconds(2), clock: clock) { send in
+      return .throttle(id: CancelID.refresh, for: .seconds(2), clock: clock) { send in
         send(.refreshed(await latestHeadlines()))
       }
     case .refreshed(let headlines):

@@ -14,7 +14,7 @@ struct Loader: StateMachine {
   }
   enum Input: Sendable { case queryChanged(String), passwordChanged(String), loaded(String) }
   enum Output: Sendable { case done(String) }
-  enum ID: Hashable, Sendable { case load }
+  enum CancelID: Hashable, Sendable { case load }
 
   func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
     switch input {
@@ -22,7 +22,7 @@ struct Loader: StateMachine {
       state.query = query
       state.isLoading = true
       let gate = gates[query]
-      return .run(id: ID.load) { send in
+      return .run(id: CancelID.load) { send in
         await gate?.wait()
         send(.loaded(query))
       }

@@ -18,7 +18,7 @@ struct Search: StateMachine {
   }
   enum Input: Sendable, Equatable { case queryChanged(String), resultsLoaded([String]), searchFailed(String) }
   typealias Output = Never
-  enum ID: Hashable, Sendable { case search }
+  enum CancelID: Hashable, Sendable { case search }
 
   func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
     switch input {
@@ -26,7 +26,7 @@ struct Search: StateMachine {
       state.query = query
       state.isLoading = true
       let (clock, search) = (self.clock, self.search)
-      return .run(id: ID.search) { send in
+      return .run(id: CancelID.search) { send in
         do {
           // Debounce on the injected clock (virtual time in tests): a newer query cancels this run.
           try await clock.sleep(for: .milliseconds(300))

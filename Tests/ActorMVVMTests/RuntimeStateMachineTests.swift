@@ -110,12 +110,12 @@ struct EffectRunnerTests {
 
   @Test("Cancel ids compare by type and value")
   func cancelIDs() {
-    enum ID: Hashable, Sendable { case one }
+    enum CancelID: Hashable, Sendable { case one }
     #expect(AnyCancelID("x") == AnyCancelID("x"))
     #expect(AnyCancelID("x") != AnyCancelID("y"))
     #expect(AnyCancelID(1) != AnyCancelID("1"))
-    #expect(AnyCancelID(ID.one) == AnyCancelID(ID.one))
-    #expect(AnyCancelID(ID.one).hashValue == AnyCancelID(ID.one).hashValue)
+    #expect(AnyCancelID(CancelID.one) == AnyCancelID(CancelID.one))
+    #expect(AnyCancelID(CancelID.one).hashValue == AnyCancelID(CancelID.one).hashValue)
   }
 }
 

@@ -31,7 +31,7 @@ struct Probe: StateMachine {
   enum Output: Sendable, Equatable { case emitted(Int) }
 
   struct Boom: Error, CustomStringConvertible { let description: String }
-  enum LoadID: Hashable, Sendable { case load }
+  enum CancelID: Hashable, Sendable { case load }
 
   func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
     switch input {
@@ -49,19 +49,19 @@ struct Probe: StateMachine {
       return .emit(.emitted(value))
     case .load(let value, let delay):
       let testClock = self.clock
-      return .task(id: LoadID.load) {
+      return .task(id: CancelID.load) {
         try await testClock.sleep(for: delay)
         return .loaded(value)
       } catch: {
         .failed("\($0)")
       }
     case .loadNow(let value):
-      return .run(id: LoadID.load) { send in send(.loaded(value)) }
+      return .run(id: CancelID.load) { send in send(.loaded(value)) }
     case .loaded(let value):
       state.loaded.append(value)
       return .none
     case .cancelLoad:
-      return .cancel(id: LoadID.load)
+      return .cancel(id: CancelID.load)
     case .fail(let message):
       return .run { _ in
         throw Boom(description: message)

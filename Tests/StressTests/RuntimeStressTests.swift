@@ -84,7 +84,7 @@ struct RuntimeStressTests {
       case resultsArrived(Int)
     }
     typealias Output = Never
-    enum SearchID: Hashable, Sendable { case search }
+    enum CancelID: Hashable, Sendable { case search }
     /// How many runs got a task (a run superseded within its batch never does).
     let started = Locked(0)
 
@@ -92,7 +92,7 @@ struct RuntimeStressTests {
       switch input {
       case .queryChanged(let query):
         state.latestQuery = query
-        return .run(id: SearchID.search) { [started] send in
+        return .run(id: CancelID.search) { [started] send in
           started.withLock { $0 += 1 }
           await Task.yield()
           send(.resultsArrived(query))

@@ -24,7 +24,11 @@
 /// superseded effect's inputs are discarded when they reach the mailbox,
 /// even if its work had already finished and sent them: each run is stamped
 /// with a generation, checked where its results re-enter, so stale results
-/// never land.
+/// never land. The convention here: each machine declares its ids as one
+/// `enum CancelID: Hashable, Sendable { case search, … }` and writes
+/// `.run(id: CancelID.search)`; ids are compared with their type, so two
+/// machines' `CancelID.load` never collide, and `Scope` keeps a child's
+/// ids apart from its parent's.
 ///
 /// **When a feature finishes.** ``Feature/finish()`` (and releasing the
 /// feature) cancels every run, unless it was started with

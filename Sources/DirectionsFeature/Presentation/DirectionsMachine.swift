@@ -50,7 +50,7 @@ public struct DirectionsMachine: StateMachine {
     self.service = service
   }
 
-  enum ID: Hashable, Sendable { case route }
+  enum CancelID: Hashable, Sendable { case route }
 
   public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
     switch input {
@@ -60,12 +60,12 @@ public struct DirectionsMachine: StateMachine {
     case .mapTapped(let coordinate):
       if state.start == nil { state.start = coordinate } else { state.goal = coordinate }
       clearRoute(&state)
-      return .cancel(id: ID.route)
+      return .cancel(id: CancelID.route)
     case .resetMarkersTapped:
       state.start = nil
       state.goal = nil
       clearRoute(&state)
-      return .cancel(id: ID.route)
+      return .cancel(id: CancelID.route)
     case .drawPathTapped:
       guard let start = state.start, let goal = state.goal else {
         state.error = .needsStartAndGoal
@@ -75,7 +75,7 @@ public struct DirectionsMachine: StateMachine {
       state.isLoading = true
       let service = self.service
       let navigation = NavigationData(start: start, goal: goal)
-      return .task(id: ID.route) { () async throws(DirectionsError) in
+      return .task(id: CancelID.route) { () async throws(DirectionsError) in
         .routeLoaded(try await service.route(navigation))
       } catch: {
         .routeFailed($0)

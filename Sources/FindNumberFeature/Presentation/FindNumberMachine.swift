@@ -67,6 +67,9 @@ public struct FindNumberMachine: StateMachine {
   }
 
   /// The two request streams, each latest-wins on its own.
+  /// This machine's cancellation ids are its fetches.
+  typealias CancelID = Fetch
+
   public enum Fetch: Hashable, Sendable {
     /// The target of a new game (`gameStart`).
     case start
@@ -117,7 +120,7 @@ public struct FindNumberMachine: StateMachine {
     case .checkNumber:
       state.fetching.remove(.nextRound)
       // The article's flatMapLatest switches to .empty(): a win in flight is lost.
-      return .merge(.cancel(id: Fetch.nextRound), records.reduce(into: &state, child: .roundLost))
+      return .merge(.cancel(id: CancelID.nextRound), records.reduce(into: &state, child: .roundLost))
     case .targetFetched(let target):
       state.fetching.remove(.start)
       state.target = target

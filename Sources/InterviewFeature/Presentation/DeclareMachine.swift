@@ -28,6 +28,8 @@ public struct DeclareMachine: StateMachine {
 
   public init(declare: any DeclareUseCase) { self.declare = declare }
 
+  enum CancelID: Hashable, Sendable { case declare }
+
   public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
     switch input {
     case .reasonChanged(let reason):
@@ -42,7 +44,7 @@ public struct DeclareMachine: StateMachine {
       state.isSubmitting = true
       state.error = nil
       let (declare, messageId, reason) = (self.declare, state.message.messageId, state.reason)
-      return .task(id: "declare") { () async throws(InterviewError) in
+      return .task(id: CancelID.declare) { () async throws(InterviewError) in
         .declared(try await declare.declare(messageId: messageId, reason: reason))
       } catch: {
         .failed($0)

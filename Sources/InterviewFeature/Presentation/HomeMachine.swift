@@ -41,21 +41,21 @@ public struct HomeMachine: StateMachine {
 
   public init(home: any HomeUseCase) { self.home = home }
 
-  enum ID: Hashable, Sendable { case home, unread }
+  enum CancelID: Hashable, Sendable { case home, unread }
 
   public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
     switch input {
     case .appeared:
       state.isLoading = true
       let home = self.home
-      return .task(id: ID.home) { () async throws(InterviewError) in
+      return .task(id: CancelID.home) { () async throws(InterviewError) in
         .homeLoaded(try await home.home())
       } catch: {
         .failed(TriggeredError(.home, $0))
       }
     case .refreshUnreadTapped:
       let home = self.home
-      return .task(id: ID.unread) { () async throws(InterviewError) in
+      return .task(id: CancelID.unread) { () async throws(InterviewError) in
         .unreadLoaded(try await home.home().unreadCount)
       } catch: {
         .failed(TriggeredError(.unread, $0))

@@ -33,13 +33,15 @@ public struct IntroMachine: StateMachine {
     self.session = session
   }
 
+  enum CancelID: Hashable, Sendable { case intro }
+
   public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
     switch input {
     case .appeared:
       state.isChecking = true
       state.error = nil
       let (serviceCheck, session) = (self.serviceCheck, self.session)
-      return .task(id: "intro") { () async throws(InterviewError) in
+      return .task(id: CancelID.intro) { () async throws(InterviewError) in
         let status = try await serviceCheck.serviceStatus()
         guard status.available else { return .checked(status, restored: nil) }
         let restored = await session.restore()

@@ -46,7 +46,7 @@ public struct MessagesMachine: StateMachine {
 
   public init(messages: any MessagesUseCase) { self.messages = messages }
 
-  enum ID: Hashable, Sendable { case load }
+  enum CancelID: Hashable, Sendable { case load }
 
   public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
     switch input {
@@ -91,7 +91,7 @@ public struct MessagesMachine: StateMachine {
 
   private func load(roomId: Int?) -> Effect<Input, Output> {
     let messages = self.messages
-    return .run(id: ID.load) { send in
+    return .run(id: CancelID.load) { send in
       var trigger = Trigger.rooms
       do throws(InterviewError) {
         let rooms = try await messages.rooms()

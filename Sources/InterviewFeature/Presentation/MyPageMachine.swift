@@ -30,12 +30,14 @@ public struct MyPageMachine: StateMachine {
     self.session = session
   }
 
+  enum CancelID: Hashable, Sendable { case page }
+
   public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
     switch input {
     case .appeared:
       state.isLoading = true
       let myPage = self.myPage
-      return .task(id: "page") { () async throws(InterviewError) in
+      return .task(id: CancelID.page) { () async throws(InterviewError) in
         .loaded(try await myPage.myPage())
       } catch: {
         .failed($0)

@@ -49,21 +49,21 @@ public struct ReportMachine: StateMachine {
     self.analysis = analysis
   }
 
-  enum ID: Hashable, Sendable { case load, total }
+  enum CancelID: Hashable, Sendable { case load, total }
 
   public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
     let (analysis, termNo) = (self.analysis, state.termNo)
     switch input {
     case .loadTriggered:
       state.loading.insert(.load)
-      return .task(id: ID.load) { () async throws(InterviewError) in
+      return .task(id: CancelID.load) { () async throws(InterviewError) in
         .interviewLoaded(try await analysis.interview(termNo: termNo))
       } catch: {
         .failed(TriggeredError(.load, $0))
       }
     case .totalReportTriggered:
       state.loading.insert(.totalReport)
-      return .task(id: ID.total) { () async throws(InterviewError) in
+      return .task(id: CancelID.total) { () async throws(InterviewError) in
         .reportLoaded(try await analysis.analysisReport(termNo: termNo))
       } catch: {
         .failed(TriggeredError(.totalReport, $0))

@@ -43,7 +43,7 @@ public struct LoginMachine: StateMachine {
 
   public init(auth: any AuthUseCase) { self.auth = auth }
 
-  enum RequestID: Hashable, Sendable { case login }
+  enum CancelID: Hashable, Sendable { case login }
 
   public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
     switch input {
@@ -57,12 +57,12 @@ public struct LoginMachine: StateMachine {
       guard !state.id.isEmpty, !state.password.isEmpty else {
         state.errorMessage = LoginError.defaultError.msg
         state.isLoading = false
-        return .merge(.cancel(id: RequestID.login), .emit(.failed(.defaultError)))
+        return .merge(.cancel(id: CancelID.login), .emit(.failed(.defaultError)))
       }
       state.isLoading = true
       state.errorMessage = nil
       let (auth, id, password) = (self.auth, state.id, state.password)
-      return .task(id: RequestID.login) { () async throws(LoginError) in
+      return .task(id: CancelID.login) { () async throws(LoginError) in
         .loginSucceeded(try await auth.login(id: id, password: password))
       } catch: {
         .loginFailed($0)

@@ -57,7 +57,7 @@ public struct WeatherMachine: StateMachine {
     self.weather = weather
   }
 
-  enum LookupID: Hashable, Sendable { case lookup }
+  enum CancelID: Hashable, Sendable { case lookup }
 
   public func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
     switch input {
@@ -66,7 +66,7 @@ public struct WeatherMachine: StateMachine {
       state.isLoading = true
       state.error = nil
       let (geocoder, weather) = (self.geocoder, self.weather)
-      return .run(id: LookupID.lookup) { (send) async throws(WeatherError) in
+      return .run(id: CancelID.lookup) { (send) async throws(WeatherError) in
         guard let location = try await geocoder.locations(matching: city).first else {
           send(.notFound)
           return

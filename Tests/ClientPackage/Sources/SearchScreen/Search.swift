@@ -24,7 +24,7 @@ public struct Search: StateMachine {
     case resultTapped(String)
   }
   public enum Output: Sendable, Equatable { case open(String) }
-  enum ID: Hashable, Sendable { case search }
+  enum CancelID: Hashable, Sendable { case search }
 
   let clock: any Clock<Duration>
   let search: @Sendable (String) async throws(SearchError) -> [String]
@@ -42,11 +42,11 @@ public struct Search: StateMachine {
       guard !query.isEmpty else {
         state.isLoading = false
         state.results = []
-        return .cancel(id: ID.search)
+        return .cancel(id: CancelID.search)
       }
       state.isLoading = true
       let (clock, search) = (self.clock, self.search)
-      return .run(id: ID.search) { (send) async throws(SearchError) in
+      return .run(id: CancelID.search) { (send) async throws(SearchError) in
         do { try await clock.sleep(for: .milliseconds(300)) } catch { return }  // superseded while waiting
         send(.loaded(try await search(query)))
       } catch: {

@@ -48,7 +48,7 @@ public struct SignUp: StateMachine {
     case failed(SignUpError)
   }
   public enum Output: Sendable, Equatable { case signedUp(userID: String) }
-  enum ID: Hashable, Sendable { case register }
+  enum CancelID: Hashable, Sendable { case register }
 
   let register: @Sendable (String, String) async throws(SignUpError) -> String
   let credentials = Scope<State, Input, Output, Credentials>(
@@ -71,7 +71,7 @@ public struct SignUp: StateMachine {
       guard state.canSubmit else { return .none }
       state.isSubmitting = true
       let (register, email, password) = (self.register, state.credentials.email, state.credentials.password)
-      return .task(id: ID.register) { () async throws(SignUpError) in
+      return .task(id: CancelID.register) { () async throws(SignUpError) in
         .registered(userID: try await register(email, password))
       } catch: {
         .failed($0)
