@@ -58,8 +58,18 @@ let package = Package(
       ]),
     .executableTarget(name: "repl", dependencies: ["ReplCore", "Storage"]),
     .executableTarget(name: "Benchmarks", dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI"]),
+    // Tests mirror the products: the runtime, the operators, the testing tools
+    // (each beside the helpers they share, in TestSupport).
+    .target(name: "TestSupport", dependencies: ["ActorMVVM", "ActorMVVMTesting"], path: "Tests/TestSupport"),
     .testTarget(
-      name: "ActorMVVMTests", dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "ActorMVVMUI"]),
+      name: "ActorMVVMTests",
+      dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "ActorMVVMUI", "TestSupport"]),
+    .testTarget(
+      name: "ActorMVVMOperatorsTests",
+      dependencies: ["ActorMVVMOperators", "ActorMVVM", "ActorMVVMTesting", "TestSupport"]),
+    .testTarget(
+      name: "ActorMVVMTestingTests",
+      dependencies: ["ActorMVVMTesting", "ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI", "TestSupport"]),
     .testTarget(name: "ActorMVVMUITests", dependencies: ["ActorMVVMUI", "ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
     .testTarget(name: "StorageTests", dependencies: ["Storage"]),

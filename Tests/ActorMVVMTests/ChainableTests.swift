@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMOperators
+import TestSupport
 import Testing
 
 /// ActorMVVM's inline `map`, `filter` and `compactMap` (`ChainableAsyncSequence`).
@@ -83,53 +84,5 @@ struct ChainableTests {
     var seen: [String] = []
     for await (_, greeting) in greetings { seen.append(greeting) }
     #expect(seen == ["hello, alice"])
-  }
-}
-
-/// Whether overload resolution gave `value` the type `type` (checked at run
-/// time in a generic context, so the compiler does not fold it).
-func has<Value, Expected>(_ value: Value, type: Expected.Type) -> Bool { value is Expected }
-
-/// Every element of `sequence` until it throws or ends, its typed error,
-/// and what one more `next()` returns after that.
-func drain<S: AsyncSequence<Int, FailingError>>(_ sequence: S) async -> (
-  elements: [Int], error: FailingError?, afterwards: Int?
-) {
-  var iterator = sequence.makeAsyncIterator()
-  var elements: [Int] = []
-  var failure: FailingError?
-  do throws(FailingError) {
-    while let value = try await iterator.next(isolation: nil) { elements.append(value) }
-  } catch {
-    failure = error
-  }
-  return (elements, failure, try? await iterator.next(isolation: nil))
-}
-
-enum FailingError: Error, Equatable { case boom }
-
-/// A chainable sequence that yields `elements`, then throws, then ends.
-struct Failing: ChainableAsyncSequence, Sendable {
-  typealias Element = Int
-  typealias Failure = FailingError
-  let elements: [Int]
-  let failsWith: FailingError
-
-  func makeAsyncIterator() -> Iterator { Iterator(elements: elements[...], failsWith: failsWith) }
-
-  struct Iterator: AsyncIteratorProtocol {
-    var elements: ArraySlice<Int>
-    var failsWith: FailingError?
-
-    mutating func next() async throws(FailingError) -> Int? { try await next(isolation: nil) }
-
-    mutating func next(isolation actor: isolated (any Actor)?) async throws(FailingError) -> Int? {
-      if let first = elements.popFirst() { return first }
-      if let error = failsWith {
-        failsWith = nil
-        throw error
-      }
-      return nil
-    }
   }
 }

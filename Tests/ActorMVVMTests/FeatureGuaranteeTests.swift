@@ -1,6 +1,7 @@
 import ActorMVVM
 import ActorMVVMTesting
 import Synchronization
+import TestSupport
 import Testing
 
 /// One test (at least) per guarantee of DESIGN.md, numbered as there.

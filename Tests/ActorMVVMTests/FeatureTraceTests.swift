@@ -1,6 +1,7 @@
 import ActorMVVM
 import ActorMVVMTesting
 import Synchronization
+import TestSupport
 import Testing
 
 /// A loader whose first request waits on a gate, so a second one supersedes it.

@@ -1,81 +1,14 @@
 import ActorMVVM
 import ActorMVVMTesting
 import Synchronization
+import TestSupport
 import Testing
-
-/// A machine whose effects call back into their own feature's lifecycle.
-struct Reentrant: StateMachine {
-  let feature: Locked<Feature<Reentrant>?>
-  let saved: Locked<[Int]>
-  let bridgeGate = TestGate()
-  let sentGate = TestGate()
-
-  struct State: Equatable, Sendable {
-    var count = 0
-    var context = ""
-  }
-
-  enum Input: Sendable, Equatable {
-    case finishFromEffect
-    case idleFromEffect
-    case saveLast(Int)
-    case bridge
-    case bridged
-    case readContext
-    case context(String?, TaskPriority)
-  }
-
-  enum Output: Sendable, Equatable { case done }
-
-  @TaskLocal static var sender: String?
-
-  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
-    state.count += 1
-    let (feature, saved, bridgeGate, sentGate) = (self.feature, self.saved, self.bridgeGate, self.sentGate)
-    switch input {
-    case .finishFromEffect:
-      return .run { _ in await feature.withLock { $0 }?.finish() }
-    case .idleFromEffect:
-      return .run { send in
-        await feature.withLock { $0 }?.idle()
-        send(.bridged)
-      }
-    case .saveLast(let value):
-      return .run(onFinish: .runToCompletion) { _ in
-        // Most async I/O checks for cancellation first.
-        guard !Task.isCancelled else { return }
-        await Task.yield()
-        guard !Task.isCancelled else { return }
-        saved.withLock { $0.append(value) }
-      }
-    case .bridge:
-      // A completion-handler bridge that sends after the operation returned.
-      return .run { send in
-        Task.detached {
-          await bridgeGate.wait()
-          send(.bridged)
-          sentGate.open()
-        }
-      }
-    case .bridged:
-      return .none
-    case .context(let sender, let priority):
-      state.context = "\(sender ?? "no task-local") \(priority)"
-      return .none
-    case .readContext:
-      return .run(priority: .low) { send in send(.context(Self.sender, Task.currentPriority)) }
-    }
-  }
-}
 
 /// The lifecycle rules of the runtime-edges issue: calls safe from anywhere.
 @Suite("Feature lifecycle")
 struct LifecycleTests {
   func makeFeature(_ counters: LifetimeCounters = LifetimeCounters()) -> (Feature<Reentrant>, Reentrant) {
-    let machine = Reentrant(feature: Locked(nil), saved: Locked([]))
-    let feature = Feature(machine, initialState: .init(), counters: counters)
-    machine.feature.withLock { $0 = feature }
-    return (feature, machine)
+    Reentrant.makeFeature(counters)
   }
 
   @Test("finish() from inside an effect returns, and a later finish() from outside too")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every ```swift block in the README appears, line for line (indentation

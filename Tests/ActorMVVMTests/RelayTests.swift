@@ -1,4 +1,5 @@
 import ActorMVVM
+import TestSupport
 import Testing
 
 @Suite("Relays")

@@ -1,4 +1,5 @@
 import ActorMVVMTesting
+import TestSupport
 import Testing
 
 @testable import ActorMVVM

@@ -1,5 +1,6 @@
 import ActorMVVM
 import Synchronization
+import TestSupport
 import Testing
 
 /// A form whose state holds credentials in every shape a trace must walk:

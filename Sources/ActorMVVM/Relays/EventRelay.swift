@@ -167,7 +167,7 @@ public final class EventRelay<Value: Sendable>: Sendable {
     func next() async -> Value? {
       // No cancellation check here: `AsyncStream(unfolding:)` checks at
       // every `next()` itself and then ends, releasing this cursor
-      // (`EdgeTests.eventRelayCancelledWithBacklog`).
+      // (`RelayAndOperatorEdgeTests.eventRelayCancelledWithBacklog`).
       if let event = batch.withLock({ $0.pop() }) { return event }
       var items = batch.withLock { $0.takeStorage() }
       guard await subscription.next(into: &items, isolation: nil) else { return nil }

@@ -1,22 +1,11 @@
 import ActorMVVM
 import ActorMVVMTesting
+import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ActorMVVMOperators
-
-/// RxTest's recorded events as a marble diagram: time 200 (RxTest's
-/// subscription) is tick 0, one tick per `unit` of RxTest's virtual time;
-/// events before the subscription are dropped (hot inputs).
-func rxDiagram(_ events: [(time: Int, symbol: String)], unit: Int) -> String {
-  var ticks: [Int: [String]] = [:]
-  for (time, symbol) in events where time >= 200 { ticks[(time - 200) / unit, default: []].append(symbol) }
-  guard let last = ticks.keys.max() else { return "" }
-  return (0...last).map { tick in
-    let symbols = ticks[tick] ?? []
-    return symbols.isEmpty ? "-" : symbols.count == 1 ? symbols[0] : "(" + symbols.joined() + ")"
-  }.joined()
-}
 
 /// RxSwift's own vectors (Tests/RxSwiftTests/Observable+ZipTests.swift,
 /// Observable+CombineLatestTests+arity.swift), times and values translated
@@ -723,13 +712,6 @@ struct CountingFallback: AsyncSequence, Sendable {
     iterations.increment()
     return base.makeAsyncIterator()
   }
-}
-
-/// A thread-safe count for tests.
-final class TestCounter: Sendable {
-  private let count = Mutex(0)
-  func increment() { count.withLock { $0 += 1 } }
-  var value: Int { count.withLock { $0 } }
 }
 
 /// RxSwift's Observable+TimeoutTests.swift, `timeout(_:other:scheduler:)`:

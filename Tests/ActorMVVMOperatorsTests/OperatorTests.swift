@@ -1,6 +1,7 @@
 import ActorMVVM
 import ActorMVVMOperators
 import ActorMVVMTesting
+import TestSupport
 import Testing
 
 @Suite("Operators")
@@ -167,23 +168,5 @@ struct OperatorTests {
     let mapped = outer.flatMapLatest { value in [value, value].async }
     let values = await Array(mapped)
     #expect(values.suffix(2) == [2, 2])
-  }
-}
-
-extension Array where Element: Sendable {
-  /// The array as a non-throwing `AsyncSequence`.
-  var async: AsyncStream<Element> {
-    AsyncStream { continuation in
-      for element in self { continuation.yield(element) }
-      continuation.finish()
-    }
-  }
-}
-
-extension Array {
-  init<S: AsyncSequence>(_ sequence: S) async where S.Element == Element, S.Failure == Never {
-    var result: [Element] = []
-    for await element in sequence { result.append(element) }
-    self = result
   }
 }

@@ -1,6 +1,7 @@
 import ActorMVVM
 import ActorMVVMTesting
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ActorMVVMOperators

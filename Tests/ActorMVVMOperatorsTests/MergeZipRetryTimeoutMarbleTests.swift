@@ -1,13 +1,14 @@
 import ActorMVVM
 import ActorMVVMOperators
 import ActorMVVMTesting
+import TestSupport
 import Testing
 
 /// merge, zip, scan, prepend, retry and timeout on marble diagrams (one
 /// character = 100 ms on a `TestClock`), against what RxSwift emits for
 /// the same diagram.
-@Suite("Operators: more marbles")
-struct MoreOperatorMarbleTests {
+@Suite("Operators on marbles: merge, zip, scan, prepend, retry, timeout")
+struct MergeZipRetryTimeoutMarbleTests {
   // MARK: merge
 
   @Test("merge: every element of both, as they arrive; ends when both have")

@@ -1,6 +1,7 @@
 import ActorMVVM
 import ActorMVVMOperators
 import ActorMVVMTesting
+import TestSupport
 import Testing
 
 // The README's "Testing a feature" snippets, compiled and run so they stay true.

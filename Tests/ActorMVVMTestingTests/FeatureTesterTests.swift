@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMTesting
+import TestSupport
 import Testing
 
 @Suite("FeatureTester")
@@ -140,7 +141,7 @@ struct FeatureTesterTests {
 
   @Test("An input sent after its effect returned fails the test")
   func lateSendFails() async {
-    let (feature, machine) = LifecycleTests().makeFeature()
+    let (feature, machine) = Reentrant.makeFeature()
     await feature.finish()
     let tester = FeatureTester(machine, initialState: .init())
     await tester.send(.bridge) { $0.count = 1 }

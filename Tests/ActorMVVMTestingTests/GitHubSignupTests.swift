@@ -2,6 +2,7 @@ import ActorMVVM
 import ActorMVVMTesting
 import ActorMVVMUI
 import Foundation
+import TestSupport
 import Testing
 
 // RxExample's GitHub signup (RxSwift's RxExample app, `GithubSignupViewModel1`

@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMOperators
+import TestSupport
 import Testing
 
 /// `AsyncJust` and the operators that take an `ImmediateAsyncSequence` without a task.

@@ -1,12 +1,13 @@
 import ActorMVVM
 import ActorMVVMOperators
 import ActorMVVMTesting
+import TestSupport
 import Testing
 
 /// The runtime's edges as a migrating Rx user meets them: operators after
 /// an error, relay sequences under cancellation, more than one iterator.
 @Suite("Operators and relays: edges")
-struct EdgeTests {
+struct RelayAndOperatorEdgeTests {
   struct Boom: Error {}
 
   @Test("withLatestFrom(StateRelay.values) pairs every element, as Rx's BehaviorRelay does", arguments: 0..<50)
