@@ -8,7 +8,11 @@ import Networking
 /// `X-NCP-APIGW-API-KEY…` headers from configuration (redacted in every
 /// description). Route failures come back as HTTP 200 with `code` 1–5 and
 /// are mapped, message and all; a gateway 401 is ``DirectionsError/unauthorized(_:)``.
-public actor NaverDirectionsClient: DirectionsService {
+///
+/// A `Sendable` struct holding only constants: calls run concurrently, in
+/// the caller's task, with no actor hop; what has state (the `HTTPClient`
+/// actor, the session) guards it itself.
+public struct NaverDirectionsClient: Sendable, DirectionsService {
   public struct Credentials: Sendable {
     public var clientID: String
     public var clientSecret: String

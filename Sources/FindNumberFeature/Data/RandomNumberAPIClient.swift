@@ -7,7 +7,11 @@ import Networking
 /// `invalidURL`; a transport failure or a status other than 200 is
 /// `networkError`; a body that is not `[Int]`, an empty array, or a value
 /// outside `min...max` is `decodingError`.
-public actor RandomNumberAPIClient: RandomNumberUseCase {
+///
+/// A `Sendable` struct holding only constants: calls run concurrently, in
+/// the caller's task, with no actor hop; what has state (the `HTTPClient`
+/// actor, the session) guards it itself.
+public struct RandomNumberAPIClient: Sendable, RandomNumberUseCase {
   private let client: any HTTPClient
   private let host: String
   private let range: ClosedRange<Int>

@@ -6,7 +6,11 @@ import Networking
 /// interview API"). Authenticated calls take their token from the
 /// ``SessionUseCase`` — refreshed first if expired — and a 401 from the
 /// server ends the session.
-public actor InterviewAPIClient: ServiceCheckUseCase, HomeUseCase, AnalysisUseCase, MessagesUseCase,
+///
+/// A `Sendable` struct holding only constants: calls run concurrently, in
+/// the caller's task, with no actor hop; what has state (the `HTTPClient`
+/// actor, the session) guards it itself.
+public struct InterviewAPIClient: Sendable, ServiceCheckUseCase, HomeUseCase, AnalysisUseCase, MessagesUseCase,
   DeclareUseCase, MyPageUseCase
 {
   private let client: any HTTPClient

@@ -7,7 +7,11 @@ import Networking
 /// status (no connection, a body that does not decode) is `defaultError`.
 /// Passwords and tokens travel in JSON bodies and never appear in a
 /// description or error.
-public actor InterviewAuthService: AuthUseCase {
+///
+/// A `Sendable` struct holding only constants: calls run concurrently, in
+/// the caller's task, with no actor hop; what has state (the `HTTPClient`
+/// actor, the session) guards it itself.
+public struct InterviewAuthService: Sendable, AuthUseCase {
   private let client: any HTTPClient
   private let host: String
 

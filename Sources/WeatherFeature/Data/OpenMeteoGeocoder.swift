@@ -10,7 +10,11 @@ import Networking
 /// by their state code ("Richmond, VA", whether typed `richmond, va` or
 /// `Richmond, XX`, which matches no state and takes the first result),
 /// others by their first-level area or country ("Seoul, South Korea").
-public actor OpenMeteoGeocoder: GeocodingUseCase {
+///
+/// A `Sendable` struct holding only constants: calls run concurrently, in
+/// the caller's task, with no actor hop; what has state (the `HTTPClient`
+/// actor, the session) guards it itself.
+public struct OpenMeteoGeocoder: Sendable, GeocodingUseCase {
   private let client: any HTTPClient
   private let host: String
 

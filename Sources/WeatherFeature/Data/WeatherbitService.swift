@@ -6,7 +6,11 @@ import Networking
 /// (the Grados order), decodes only what the screen shows, and maps every
 /// failure to ``WeatherError``. The key is sent, never logged: request
 /// descriptions redact it.
-public actor WeatherbitService: CurrentWeatherUseCase {
+///
+/// A `Sendable` struct holding only constants: calls run concurrently, in
+/// the caller's task, with no actor hop; what has state (the `HTTPClient`
+/// actor, the session) guards it itself.
+public struct WeatherbitService: Sendable, CurrentWeatherUseCase {
   private let client: any HTTPClient
   private let apiKey: String
   private let host: String
