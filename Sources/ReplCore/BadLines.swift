@@ -48,11 +48,12 @@ public struct BadLines<Random: RandomNumberGenerator>: IteratorProtocol {
     }
   }
 
-  /// Words that alone are a valid command on some screen.
+  /// Words that alone are a valid command on some screen: the global
+  /// commands that need no words (from ``GlobalCommand``), and the screen
+  /// commands that take none.
   static var valid: Set<String> {
-    [
-      "back", "quit", "exit", "help", "state", "start", "reset", "retry", "refresh", "login", "route", "detail",
-      "close", "load", "total", "submit", "logout",
-    ]
+    Set(GlobalCommand.allCases.filter(\.completeAlone).flatMap(\.spec.names)).union([
+      "start", "reset", "retry", "refresh", "login", "route", "detail", "close", "load", "total", "submit", "logout",
+    ])
   }
 }

@@ -1,18 +1,41 @@
 import AppCoordinator
 
-/// The commands every screen takes, and the typo suggestion for a word
-/// that is no command. Like screen commands, a command that takes no words
-/// rejects extra ones with its usage line.
+/// A command every screen takes, declared once: its spec here, its action
+/// in `ReplSession.handle(_:)`'s exhaustive switch, the words that are a
+/// whole command (`BadLines`) and Tab completion all come from this list.
+enum GlobalCommand: CaseIterable, Sendable {
+  case help, state, wait, back, open, deeplink, quit
+
+  /// Its name, usage line, aliases, and whether it takes words.
+  var spec: CommandSpec {
+    switch self {
+    case .help: CommandSpec(name: "help", usage: "help", takesNoArguments: true)
+    case .state: CommandSpec(name: "state", usage: "state [--all]")
+    case .wait: CommandSpec(name: "wait", usage: "wait <milliseconds>")
+    case .back: CommandSpec(name: "back", usage: "back", takesNoArguments: true)
+    case .open: CommandSpec(name: "open", usage: GlobalCommands.openUsage)
+    case .deeplink: CommandSpec(name: "deeplink", usage: "deeplink <actormvvm://…>")
+    case .quit: CommandSpec(name: "quit", usage: "quit (or exit)", aliases: ["exit"], takesNoArguments: true)
+    }
+  }
+
+  /// Whether the command's name alone is a whole command.
+  var completeAlone: Bool {
+    switch self {
+    case .help, .state, .back, .quit: true
+    case .wait, .open, .deeplink: false
+    }
+  }
+
+  /// The global command `word` (lowercased) names, if any.
+  static func named(_ word: String) -> GlobalCommand? { allCases.first { $0.spec.names.contains(word) } }
+}
+
+/// The global commands' specs, and the typo suggestion for a word that is
+/// no command. Like screen commands, a command that takes no words rejects
+/// extra ones with its usage line.
 enum GlobalCommands {
-  static let all = [
-    CommandSpec(name: "help", usage: "help", takesNoArguments: true),
-    CommandSpec(name: "state", usage: "state [--all]"),
-    CommandSpec(name: "wait", usage: "wait <milliseconds>"),
-    CommandSpec(name: "back", usage: "back", takesNoArguments: true),
-    CommandSpec(name: "open", usage: openUsage),
-    CommandSpec(name: "deeplink", usage: "deeplink <actormvvm://…>"),
-    CommandSpec(name: "quit", usage: "quit (or exit)", aliases: ["exit"], takesNoArguments: true),
-  ]
+  static var all: [CommandSpec] { GlobalCommand.allCases.map(\.spec) }
 
   /// `open`'s usage: every screen that opens by name, with its number if it takes one.
   static var openUsage: String {

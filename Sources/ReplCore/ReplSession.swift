@@ -129,30 +129,31 @@ public actor ReplSession {
     }
     let command = first.lowercased()
     do {
-      if let global = GlobalCommands.all.first(where: { $0.names.contains(command) }) {
-        if global.takesNoArguments, !rest.isEmpty { throw ReplError.usage(global.usage) }
-        switch global.name {
-        case "quit": return false
-        case "help":
+      if let global = GlobalCommand.named(command) {
+        let spec = global.spec
+        if spec.takesNoArguments, !rest.isEmpty { throw ReplError.usage(spec.usage) }
+        switch global {
+        case .quit: return false
+        case .help:
           await help()
           return true
-        case "state":
-          guard rest.isEmpty || rest == "--all" else { throw ReplError.usage(global.usage) }
+        case .state:
+          guard rest.isEmpty || rest == "--all" else { throw ReplError.usage(spec.usage) }
           await renderAllFields(hidden: rest == "--all")
           return true
-        case "wait":
+        case .wait:
           guard let milliseconds = Int(rest), (1...3_600_000).contains(milliseconds) else {
-            throw ReplError.usage(global.usage)
+            throw ReplError.usage(spec.usage)
           }
           await wait(milliseconds: milliseconds)
           if renderedSinceCommand == 0 { acknowledge(command) }
           return true
-        case "back":
+        case .back:
           guard await coordinator.back() else { throw ReplError.invalid("already at the root screen") }
-        case "open":
+        case .open:
           await coordinator.open(try Self.route(rest))
-        case "deeplink":
-          guard !rest.isEmpty else { throw ReplError.usage(global.usage) }
+        case .deeplink:
+          guard !rest.isEmpty else { throw ReplError.usage(spec.usage) }
           let disposition: AppCoordinator.DeepLinkDisposition
           do {
             disposition = try await coordinator.handle(deepLink: rest)
@@ -165,7 +166,6 @@ public actor ReplSession {
             case .json: emit(json: [("type", .string("deeplink")), ("disposition", .string("keptUntilLogin"))])
             }
           }
-        default: break
         }
       } else {
         guard let (_, screen) = await top() else { throw ReplError.invalid("no screen is open") }

@@ -36,6 +36,19 @@ struct InputTests {
     #expect(GlobalCommands.suggestion(for: String(repeating: "x", count: 33), among: ["help"]) == nil)
   }
 
+  @Test("Each global command is declared once: a name complete alone runs with no words, any other asks for them")
+  func globalCommandsDeclaredOnce() async {
+    for command in GlobalCommand.allCases where command != .quit {
+      let lines = await transcript(of: [command.spec.name])
+      let usage = lines.contains { $0 == "error: usage: \(command.spec.usage)" }
+      #expect(usage == !command.completeAlone, "\(command.spec.name): \(lines)")
+      #expect(!lines.contains { $0.contains("unknown command") })
+    }
+    let alone = Set(GlobalCommand.allCases.filter(\.completeAlone).flatMap(\.spec.names))
+    #expect(alone.isSubset(of: BadLines<SystemRandomNumberGenerator>.valid))
+    #expect(GlobalCommand.named("exit") == .quit)
+  }
+
   @Test("A rejected command typed twice prints its error twice, and no acknowledgement")
   func repeatedRejection() async {
     let lines = await transcript(of: ["check 9", "check 9"])
