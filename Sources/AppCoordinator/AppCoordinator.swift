@@ -16,6 +16,11 @@ import LoginFeature
 ///   current state) and ``events`` (an ``EventRelay`` of each change), both
 ///   asynchronous; ``observe(_:)`` for a view layer that needs every
 ///   navigation and output in order, synchronously.
+/// - **Lifecycle:** ``Lifecycle``: idle until ``start()``, running, then
+///   finished by ``finish()`` for good. After `finish()` begins, every
+///   command and every navigation a late output would cause is refused:
+///   nothing changes, no screen is built, and observers get
+///   ``Change/refused(_:)`` naming what was refused.
 /// - **Quiescence:** ``settle()`` (for tests and drivers: wait until every
 ///   screen is idle and every output handled). Navigation never waits on
 ///   it. (A driver on virtual time needs no help from the coordinator: the
@@ -41,6 +46,29 @@ public actor AppCoordinator {
     case navigation(NavigationEvent, NavigationState)
     /// A screen emitted an output, about to be handled.
     case output(Route, any Sendable)
+    /// A command or navigation refused because the coordinator has
+    /// finished (`"open(weather)"`): nothing changed.
+    case refused(String)
+  }
+
+  /// Where the coordinator is in its life: idle → running → finished.
+  public enum Lifecycle: Sendable, Equatable {
+    /// Made, not started.
+    case idle
+    /// Started: navigation works.
+    case running
+    /// ``finish()`` has begun: everything is refused from now on.
+    case finished
+  }
+
+  /// Where the coordinator is in its life.
+  public private(set) var lifecycle = Lifecycle.idle
+
+  /// Whether a step may go ahead; if not, observers hear that `what` was refused.
+  private func allowed(_ what: @autoclosure () -> String) -> Bool {
+    guard lifecycle == .finished else { return true }
+    report(.refused(what()))
+    return false
   }
 
   /// Calls `observer` for every navigation change and every screen output
@@ -92,12 +120,15 @@ public actor AppCoordinator {
 
   /// Starts the app: Intro as the root.
   public func start() async {
+    guard allowed("start()") else { return }
+    lifecycle = .running
     await setRoot(.intro)
   }
 
   /// Opens `route` from wherever the user is. Routes that need a member go
   /// through login first when nobody is logged in.
   public func open(_ route: Route) async {
+    guard allowed("open(\(route))") else { return }
     if route.needsMember, await container.session.currentUser() == nil {
       pendingRoute = route
       await present(.login)
@@ -115,6 +146,7 @@ public actor AppCoordinator {
   /// Goes back one screen: dismisses the modal, else pops. Returns false at the root.
   @discardableResult
   public func back() async -> Bool {
+    guard allowed("back()") else { return false }
     if modal != nil {
       await dismissModal()
       return true
@@ -126,6 +158,7 @@ public actor AppCoordinator {
 
   /// Dismisses the modal and pops to the root.
   public func dismissToMain() async {
+    guard allowed("dismissToMain()") else { return }
     await dismissModal()
     while stack.count > 1 { await pop() }
   }
@@ -140,6 +173,8 @@ public actor AppCoordinator {
     /// stored session is renewed, as the article's `BehaviorSubject`
     /// trigger replays its last link to a new subscriber.
     case keptUntilLogin
+    /// The coordinator has finished: the link was dropped.
+    case refused
   }
 
   /// Handles an `actormvvm://` link. The home screen decides where it
@@ -149,6 +184,7 @@ public actor AppCoordinator {
   @discardableResult
   public func handle(deepLink text: String) async throws(DeepLinkError) -> DeepLinkDisposition {
     let link = try DeepLink(parsing: text)
+    guard allowed("deeplink") else { return .refused }
     guard let home = stack.first?.screen.feature(HomeMachine.self) else {
       pendingDeepLink = link
       return .keptUntilLogin
@@ -160,6 +196,8 @@ public actor AppCoordinator {
 
   /// Finishes every screen, top first, and ends the relays.
   public func finish() async {
+    guard lifecycle != .finished else { return }
+    lifecycle = .finished
     await dismissModal()
     while let entry = stack.popLast() { await end(entry) }
     await awaitRetired()
@@ -187,6 +225,7 @@ public actor AppCoordinator {
   // MARK: Navigation steps
 
   func setRoot(_ route: Route) async {
+    guard allowed("setRoot(\(route))") else { return }
     await dismissModal()
     while let entry = stack.popLast() { await end(entry) }
     stack = [await begin(route)]
@@ -194,6 +233,7 @@ public actor AppCoordinator {
   }
 
   private func push(_ route: Route) async {
+    guard allowed("push(\(route))") else { return }
     stack.append(await begin(route))
     emit(.push(route))
   }
@@ -205,6 +245,7 @@ public actor AppCoordinator {
   }
 
   func present(_ route: Route) async {
+    guard allowed("present(\(route))") else { return }
     await dismissModal()
     modal = await begin(route)
     emit(.present(route))
@@ -289,6 +330,7 @@ public actor AppCoordinator {
   }
 
   func pushScreen(_ route: Route, _ screen: Screen) async {
+    guard allowed("push(\(route))") else { return }
     stack.append(await begin(route, screen: screen))
     emit(.push(route))
   }

@@ -382,6 +382,11 @@ public actor ReplSession {
               ("type", .string("output")), ("screen", .string(route.name)), ("name", .string(name)), ("value", value),
             ])
         }
+      case .refused(let what):
+        switch format {
+        case .text: emit("· refused after the app finished: \(what)")
+        case .json: emit(json: [("type", .string("refused")), ("command", .string(what))])
+        }
       }
     }
     guard let (route, screen) = await top() else { return }

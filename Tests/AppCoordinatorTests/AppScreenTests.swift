@@ -112,10 +112,39 @@ struct AppCoordinatorObserverTests {
         case .navigation(let event, let state):
           "→ \(event) [\(state.stack.map(\.description).joined(separator: ",")) | \(state.modal?.description ?? "-")]"
         case .output(let route, let output): "\(route) ! \(output)"
+        case .refused(let what): "refused \(what)"
         }
       lines.withLock { $0.append(line) }
     }
     var all: [String] { lines.withLock { $0 } }
+  }
+
+  @Test("Lifecycle: idle, running, finished; after finish() every command is refused, says so, and changes nothing")
+  func refusedAfterFinish() async throws {
+    let counters = LifetimeCounters()
+    let app = makeCoordinator(counters: counters)
+    #expect(await app.lifecycle == .idle)
+    await app.start()
+    await app.settle()
+    #expect(await app.lifecycle == .running)
+    let changes = Changes()
+    await app.observe { changes.record($0) }
+    await app.finish()
+    #expect(await app.lifecycle == .finished)
+    let final = await app.state
+    await app.open(.weather)
+    #expect(await app.back() == false)
+    await app.dismissToMain()
+    #expect(try await app.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101") == .refused)
+    await app.start()
+    await app.finish()  // a second finish returns at once
+    #expect(await app.state == final)
+    #expect(await app.screens.isEmpty)
+    #expect(
+      changes.all.filter { $0.hasPrefix("refused") } == [
+        "refused open(weather)", "refused back()", "refused dismissToMain()", "refused deeplink", "refused start()",
+      ])
+    #expect(counters.features == 0)
   }
 
   @Test("An observer sees every navigation with the state after it, and each output before the navigation it causes")
