@@ -336,6 +336,8 @@ public actor AppCoordinator {
   }
 
   func loggedIn(_ session: LoginSession) async {
+    // A login that lands after finish() began must not store a session.
+    guard allowed("loggedIn") else { return }
     await container.session.start(session)
     await dismissModal()
     // The same member (back after an expired session) keeps their screens;
@@ -368,6 +370,7 @@ public actor AppCoordinator {
   }
 
   func sessionExpired() async {
+    guard allowed("sessionExpired") else { return }
     await container.session.logout()
     await present(.login)
   }
@@ -379,6 +382,7 @@ public actor AppCoordinator {
   }
 
   func openURL(_ url: String) {
+    guard allowed("openURL") else { return }
     report(.navigation(.openURL(url), state))
     events.accept(.openURL(url))
   }

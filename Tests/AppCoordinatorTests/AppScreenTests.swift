@@ -1,7 +1,9 @@
 import ActorMVVM
-import AppCoordinator
 import EmbeddedBackend
+import LoginFeature
 import Testing
+
+@testable import AppCoordinator
 
 /// A screen the app module has never heard of: it counts taps, and its
 /// `.close` output goes back.
@@ -145,6 +147,13 @@ struct AppCoordinatorObserverTests {
         "refused open(weather)", "refused back()", "refused dismissToMain()", "refused deeplink", "refused start()",
       ])
     #expect(counters.features == 0)
+    // A login whose output lands after finish() began stores no session.
+    let session = LoginSession(
+      user: User(id: "alice", name: "Alice", memIdx: 1),
+      tokens: TokenPair(accessToken: "a", refreshToken: "r", expiresIn: 3_600))
+    await app.loggedIn(session)
+    #expect(await app.container.session.currentUser() == nil)
+    #expect(changes.all.last == "refused loggedIn")
   }
 
   @Test("An observer sees every navigation with the state after it, and each output before the navigation it causes")

@@ -323,7 +323,7 @@ struct OperatorReader<Machine: OperatorStateMachine> {
   @usableFromInline var phase = Phase.initial
   /// The one upstream the consumer pulls itself, when the operator has no
   /// other that needs a task (see ``OperatorCore/start(_:)``).
-  @usableFromInline var inline: InlineUpstream<Machine>?
+  @usableFromInline var inline: InlinePull<Machine>?
 
   @inlinable init() {}
 
@@ -357,7 +357,7 @@ struct OperatorReader<Machine: OperatorStateMachine> {
   /// leave one upstream for the consumer to pull.
   @inlinable @inline(__always)
   mutating func next<Failure: Error>(
-    starting start: () -> (OperatorCore<Machine>, InlineUpstream<Machine>?),
+    starting start: () -> (OperatorCore<Machine>, InlinePull<Machine>?),
     failure: Failure.Type,
     isolation actor: isolated (any Actor)? = #isolation
   ) async throws(Failure) -> Machine.Element? {
@@ -371,7 +371,7 @@ struct OperatorReader<Machine: OperatorStateMachine> {
   /// upstream until the machine emits or ends.
   @inlinable
   mutating func refill<Failure: Error>(
-    start: () -> (OperatorCore<Machine>, InlineUpstream<Machine>?),
+    start: () -> (OperatorCore<Machine>, InlinePull<Machine>?),
     failure: Failure.Type,
     isolation actor: isolated (any Actor)?
   ) async throws(Failure) -> Machine.Element? {
@@ -395,7 +395,7 @@ struct OperatorReader<Machine: OperatorStateMachine> {
           break
         }
         // A cancelled upstream's nil is not its end: the consumer is gone.
-        guard await inline.pull(core), !Task.isCancelled else { return end() }
+        guard await inline(core), !Task.isCancelled else { return end() }
       }
     } else {
       receipt = await withTaskCancellationHandler(
@@ -431,45 +431,38 @@ struct OperatorReader<Machine: OperatorStateMachine> {
 /// and isolation, as an element-wise stage pulls its base: what an operator
 /// over several upstreams does with the only one that needs a task, when
 /// the others are immediate (`combineLatest(AsyncJust(1), relay.values)`).
-/// Owned by one iterator; never shared.
+/// One call pulls one element, or the end, and delivers it to the machine;
+/// it returns false when the upstream ended because the consumer was
+/// cancelled (a cancelled upstream's nil is not its end). It runs in the
+/// caller's isolation (`nonisolated(nonsending)`), so an actor-isolated
+/// consumer pulls without a hop. Owned by one iterator; never shared.
 ///
-/// A closure, not a subclass per upstream type: a generic class's
-/// overridden method is called through its vtable, which holds the
-/// unspecialised implementation; the closure is made where the upstream's
-/// type is concrete, so the pull is specialised.
+/// A closure made where the upstream's type is concrete, so the pull is
+/// specialised (a generic class's overridden method would be called
+/// through its vtable, which holds the unspecialised implementation).
 @usableFromInline
-final class InlineUpstream<Machine: OperatorStateMachine> {
-  /// Pulls one element, or the end, and delivers it to the machine.
-  /// Returns false when the upstream ended because the consumer was
-  /// cancelled (a cancelled upstream's nil is not its end).
-  /// Runs in the caller's isolation (`nonisolated(nonsending)`): the
-  /// consumer's, so an actor-isolated consumer pulls without a hop.
-  @usableFromInline let pull: nonisolated(nonsending) (OperatorCore<Machine>) async -> Bool
+typealias InlinePull<Machine: OperatorStateMachine> = nonisolated(nonsending) (OperatorCore<Machine>) async -> Bool
 
-  @inlinable
-  init(_ pull: nonisolated(nonsending) @escaping (OperatorCore<Machine>) async -> Bool) { self.pull = pull }
-
-  /// An inline upstream over `upstream`.
-  @inlinable
-  convenience init<Sequence: AsyncSequence>(
-    _ upstream: Sequence, wrap: @escaping (Sequence.Element) -> Machine.Event,
-    end: @escaping ((any Error)?) -> Machine.Event
-  ) {
-    var iterator = upstream.makeAsyncIterator()
-    self.init { core in
-      do {
-        if let element = try await iterator.next(isolation: #isolation) {
-          _ = core.deliver(wrap(element))
-          return true
-        }
-        if Task.isCancelled { return false }
-        _ = core.deliver(end(nil))
-      } catch {
-        if Task.isCancelled { return false }
-        _ = core.deliver(end(error))
+/// An ``InlinePull`` over `upstream`.
+@inlinable
+func inlinePull<Sequence: AsyncSequence, Machine: OperatorStateMachine>(
+  _ upstream: Sequence, wrap: @escaping (Sequence.Element) -> Machine.Event,
+  end: @escaping ((any Error)?) -> Machine.Event
+) -> InlinePull<Machine> {
+  var iterator = upstream.makeAsyncIterator()
+  return { core in
+    do {
+      if let element = try await iterator.next(isolation: #isolation) {
+        _ = core.deliver(wrap(element))
+        return true
       }
-      return true
+      if Task.isCancelled { return false }
+      _ = core.deliver(end(nil))
+    } catch {
+      if Task.isCancelled { return false }
+      _ = core.deliver(end(error))
     }
+    return true
   }
 }
 
@@ -480,7 +473,7 @@ struct Upstream<Machine: OperatorStateMachine> {
   /// An ``ImmediateAsyncSequence``'s elements, or nil for any other sequence.
   @usableFromInline let deliverAtOnce: ((OperatorCore<Machine>) -> Void)?
   @usableFromInline let spawnPump: (OperatorCore<Machine>) -> Void
-  @usableFromInline let makeInline: () -> InlineUpstream<Machine>
+  @usableFromInline let makeInline: () -> InlinePull<Machine>
 
   @inlinable
   init<Sequence: AsyncSequence & Sendable>(
@@ -504,7 +497,7 @@ struct Upstream<Machine: OperatorStateMachine> {
     spawnPump = { core in
       core.spawn { core in await pump(upstream, into: core, wrap: wrap, end: end, perform: { _, _ in }) }
     }
-    makeInline = { InlineUpstream(upstream, wrap: wrap, end: end) }
+    makeInline = { inlinePull(upstream, wrap: wrap, end: end) }
   }
 }
 
@@ -523,7 +516,7 @@ extension OperatorCore {
   /// returned for the consumer to pull (no task at all); otherwise each
   /// such upstream gets a pump task.
   @inlinable
-  func start(_ upstreams: [Upstream<Machine>]) -> InlineUpstream<Machine>? {
+  func start(_ upstreams: [Upstream<Machine>]) -> InlinePull<Machine>? {
     let pumped = upstreams.filter { $0.deliverAtOnce == nil }
     for upstream in upstreams { upstream.deliverAtOnce?(self) }
     if pumped.count == 1 { return pumped[0].makeInline() }
@@ -566,7 +559,8 @@ extension OperatorReader {
   /// The next element of an operator over two upstreams (combineLatest,
   /// merge, zip): on the first call, starts the machine `make()` builds and
   /// feeds it both upstreams (``OperatorCore/start(_:)``: immediate ones at
-  /// once, one left alone pulled by the consumer, else pump tasks), delivering `wrapA`/`wrapB` of each element and
+  /// once, one left alone pulled by the consumer, else pump tasks),
+  /// delivering `wrapA`/`wrapB` of each element and
   /// `endA`/`endB` of each end or error.
   @inlinable @inline(__always)
   mutating func next<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>(
