@@ -1,10 +1,11 @@
 import ActorMVVM
-import InterviewFeature
-import LoginFeature
 
 /// Owns navigation: a stack of screens (the root never pops) and at most one
-/// modal. Features never navigate; they emit outputs, and the coordinator
-/// turns them into navigation, as the article's navigators did.
+/// modal. Features never navigate; they emit outputs, and each screen type
+/// turns its outputs into navigation (``AppScreen/handle(_:in:)``), as the
+/// interview article's navigators did. The coordinator names no screen: the
+/// first screen, routes that go through login first and deep links are the
+/// app's ``AppFlow``'s.
 ///
 /// - **Isolation:** an actor. Every navigation change is one isolated step,
 ///   so concurrent callers (deep links, opens, backs, feature outputs) can
@@ -64,8 +65,12 @@ public actor AppCoordinator {
   /// Where the coordinator is in its life.
   public private(set) var lifecycle = Lifecycle.idle
 
-  /// Whether a step may go ahead; if not, observers hear that `what` was refused.
-  private func allowed(_ what: @autoclosure () -> String) -> Bool {
+  /// Whether a step may go ahead: true until ``finish()`` begins; after
+  /// that false, and observers hear that `what` was refused
+  /// (``Change/refused(_:)``). A flow calls it before a step of its own
+  /// that is not navigation (storing a session), so a late output changes
+  /// nothing; the coordinator's own steps already call it.
+  public func accepts(_ what: @autoclosure () -> String) -> Bool {
     guard lifecycle == .finished else { return true }
     report(.refused(what()))
     return false
@@ -89,20 +94,21 @@ public actor AppCoordinator {
   }
 
   public let container: AppContainer
+  /// The app's rules: its first screen, its rerouted routes, its deep links.
+  public nonisolated let flow: any AppFlow
   private var stack: [Entry] = []
   private var modal: Entry?
-  /// A route that needed a member, opened once login succeeds.
-  private var pendingRoute: Route?
-  /// A deep link that arrived before login, delivered once it succeeds.
-  private var pendingDeepLink: DeepLink?
 
   /// The navigation state: current value first, then every change.
   public nonisolated let navigation: StateRelay<NavigationState>
   /// Every navigation change, in order.
   public nonisolated let events: EventRelay<NavigationEvent>
 
-  public init(container: AppContainer) {
+  /// A coordinator of `flow`'s app, building screens from `container`;
+  /// idle until ``start()``.
+  public init(container: AppContainer, flow: any AppFlow) {
     self.container = container
+    self.flow = flow
     navigation = StateRelay(NavigationState(), counters: container.configuration.counters)
     events = EventRelay(counters: container.configuration.counters)
   }
@@ -116,37 +122,54 @@ public actor AppCoordinator {
   /// Screens alive right now, root first, modal last.
   public var screens: [(Route, Screen)] { (stack + (modal.map { [$0] } ?? [])).map { ($0.route, $0.screen) } }
 
-  // MARK: Commands
-
-  /// Starts the app: Intro as the root.
-  public func start() async {
-    guard allowed("start()") else { return }
-    lifecycle = .running
-    await setRoot(.intro)
+  /// The root screen's feature, if it runs `machine` (a flow's way to reach
+  /// its home screen).
+  public func rootFeature<Machine: StateMachine>(_ machine: Machine.Type) -> Feature<Machine>? {
+    stack.first?.screen.feature(machine)
   }
 
-  /// Opens `route` from wherever the user is. Routes that need a member go
-  /// through login first when nobody is logged in.
+  /// The flow, if it is of type `type`: how a screen reaches its app's
+  /// flow from ``AppScreen/handle(_:in:)``. Nil when the coordinator runs
+  /// another app's flow.
+  public nonisolated func flow<Flow: AppFlow>(_ type: Flow.Type) -> Flow? { flow as? Flow }
+
+  // MARK: Commands
+
+  /// Starts the app: running from now on; the flow shows the first screen.
+  public func start() async {
+    guard accepts("start()") else { return }
+    lifecycle = .running
+    await flow.start(in: self)
+  }
+
+  /// Opens `route` from wherever the user is, unless the flow takes it
+  /// (``AppFlow/open(_:in:)``: the interview app sends a route that needs
+  /// a member through login first); then ``show(_:screen:)``.
   public func open(_ route: Route) async {
-    guard allowed("open(\(route))") else { return }
-    if route.needsMember, await container.session.currentUser() == nil {
-      pendingRoute = route
-      await present(.login)
-      return
-    }
+    guard accepts("open(\(route))") else { return }
+    guard await flow.open(route, in: self) == .show else { return }
+    await show(route)
+  }
+
+  /// Shows `route` as its screen type says, asking the flow nothing: a
+  /// root replaces the stack, a modal replaces any modal, a push first
+  /// dismisses the modal. `screen`, if given, is used instead of building
+  /// one from the ``container`` (a screen made from data the caller has).
+  public func show(_ route: Route, screen: Screen? = nil) async {
+    guard accepts("show(\(route))") else { return }
     switch route.screen.presentation {
-    case .root: await setRoot(route)
-    case .modal: await present(route)
+    case .root: await setRoot(route, screen: screen)
+    case .modal: await present(route, screen: screen)
     case .push:
       await dismissModal()
-      await push(route)
+      await push(route, screen: screen)
     }
   }
 
   /// Goes back one screen: dismisses the modal, else pops. Returns false at the root.
   @discardableResult
   public func back() async -> Bool {
-    guard allowed("back()") else { return false }
+    guard accepts("back()") else { return false }
     if modal != nil {
       await dismissModal()
       return true
@@ -158,40 +181,30 @@ public actor AppCoordinator {
 
   /// Dismisses the modal and pops to the root.
   public func dismissToMain() async {
-    guard allowed("dismissToMain()") else { return }
+    guard accepts("dismissToMain()") else { return }
     await dismissModal()
     while stack.count > 1 { await pop() }
   }
 
   /// What became of a deep link.
   public enum DeepLinkDisposition: Sendable, Equatable {
-    /// The home screen received it and decided where it leads.
+    /// A screen received it and decided where it leads.
     case delivered
-    /// No member's home is up (nobody logged in, or the intro still
-    /// checking a stored session with the server): it is kept (the latest
-    /// one) and delivered to the home screen once login succeeds or the
-    /// stored session is renewed, as the article's `BehaviorSubject`
-    /// trigger replays its last link to a new subscriber.
-    case keptUntilLogin
+    /// No screen can take it yet (nobody logged in, or a stored session
+    /// still being checked): the flow kept it to deliver later.
+    case kept
     /// The coordinator has finished: the link was dropped.
     case refused
   }
 
-  /// Handles an `actormvvm://` link. The home screen decides where it
-  /// leads (the article's rules: another member's link dismisses to main,
-  /// an unknown one does nothing); before login it is kept for later.
-  /// - Throws: ``DeepLinkError`` for a malformed link; nothing navigates.
+  /// Hands a link to the flow (``AppFlow/handle(deepLink:in:)``), which
+  /// reads it and decides where it leads.
+  /// - Throws: the flow's error for a link it cannot read (the interview
+  ///   app's `DeepLinkError`); nothing navigates.
   @discardableResult
-  public func handle(deepLink text: String) async throws(DeepLinkError) -> DeepLinkDisposition {
-    let link = try DeepLink(parsing: text)
-    guard allowed("deeplink") else { return .refused }
-    guard let home = stack.first?.screen.feature(HomeMachine.self) else {
-      pendingDeepLink = link
-      return .keptUntilLogin
-    }
-    home.send(.deepLinkReceived(link))
-    await home.flush()
-    return .delivered
+  public func handle(deepLink text: String) async throws -> DeepLinkDisposition {
+    guard accepts("deeplink") else { return .refused }
+    return try await flow.handle(deepLink: text, in: self)
   }
 
   /// Finishes every screen, top first, and ends the relays.
@@ -224,34 +237,39 @@ public actor AppCoordinator {
 
   // MARK: Navigation steps
 
-  func setRoot(_ route: Route) async {
-    guard allowed("setRoot(\(route))") else { return }
+  private func setRoot(_ route: Route, screen: Screen?) async {
+    guard accepts("setRoot(\(route))") else { return }
     await dismissModal()
     while let entry = stack.popLast() { await end(entry) }
-    stack = [await begin(route)]
+    stack = [await begin(route, screen: screen)]
     emit(.setRoot(route))
   }
 
-  private func push(_ route: Route) async {
-    guard allowed("push(\(route))") else { return }
-    stack.append(await begin(route))
+  private func push(_ route: Route, screen: Screen?) async {
+    guard accepts("push(\(route))") else { return }
+    stack.append(await begin(route, screen: screen))
     emit(.push(route))
   }
 
-  private func pop() async {
-    guard stack.count > 1, let entry = stack.popLast() else { return }
+  /// Pops the top of the stack (under any modal), if it is not the root.
+  /// Returns whether it popped.
+  @discardableResult
+  public func pop() async -> Bool {
+    guard stack.count > 1, let entry = stack.popLast() else { return false }
     await end(entry)
     emit(.pop(entry.route))
+    return true
   }
 
-  func present(_ route: Route) async {
-    guard allowed("present(\(route))") else { return }
+  private func present(_ route: Route, screen: Screen?) async {
+    guard accepts("present(\(route))") else { return }
     await dismissModal()
-    modal = await begin(route)
+    modal = await begin(route, screen: screen)
     emit(.present(route))
   }
 
-  private func dismissModal() async {
+  /// Dismisses the modal, if there is one.
+  public func dismissModal() async {
     guard let entry = modal else { return }
     modal = nil
     await end(entry)
@@ -308,11 +326,6 @@ public actor AppCoordinator {
     return start(screen.base)
   }
 
-  /// The child coordinators, as the article's navigators: each turns its
-  /// flow's outputs into navigation on this coordinator.
-  nonisolated var homeFlow: some HomeNavigating { HomeFlow(app: self) }
-  nonisolated var popupFlow: some PopupNavigating { PopupFlow(app: self) }
-
   /// Runs `handle` for each output until the feature finishes, counting
   /// each one handled.
   private nonisolated func relay<Outputs: AsyncSequence & Sendable>(
@@ -329,60 +342,10 @@ public actor AppCoordinator {
     }
   }
 
-  func pushScreen(_ route: Route, _ screen: Screen) async {
-    guard allowed("push(\(route))") else { return }
-    stack.append(await begin(route, screen: screen))
-    emit(.push(route))
-  }
-
-  func loggedIn(_ session: LoginSession) async {
-    // A login that lands after finish() began must not store a session.
-    guard allowed("loggedIn") else { return }
-    await container.session.start(session)
-    await dismissModal()
-    // The same member (back after an expired session) keeps their screens;
-    // anyone else starts from a fresh home, none of the last member's screens kept.
-    if let home = stack.first?.screen.feature(HomeMachine.self), await home.state.member?.memIdx == session.user.memIdx
-    {
-      home.send(.appeared)
-    } else {
-      await setRoot(.home)
-    }
-    if let route = pendingRoute {
-      pendingRoute = nil
-      await open(route)
-    }
-    deliverKeptDeepLink()
-  }
-
-  /// The intro restored a member whose session the server renewed: their
-  /// home, then the link kept while the intro was checking.
-  func restoredHome() async {
-    await setRoot(.home)
-    deliverKeptDeepLink()
-  }
-
-  private func deliverKeptDeepLink() {
-    if let link = pendingDeepLink, let home = stack.first?.screen.feature(HomeMachine.self) {
-      pendingDeepLink = nil
-      home.send(.deepLinkReceived(link))
-    }
-  }
-
-  func sessionExpired() async {
-    guard allowed("sessionExpired") else { return }
-    await container.session.logout()
-    await present(.login)
-  }
-
-  func declareFinished(_ result: DeclareResult) async {
-    guard stack.last?.route.opens(DeclareScreen.self) == true else { return }
-    await pop()
-    stack.last?.screen.feature(MessagesMachine.self)?.send(.declareFinished(result))
-  }
-
-  func openURL(_ url: String) {
-    guard allowed("openURL") else { return }
+  /// Reports that `url` should open outside the app (a browser): an
+  /// ``NavigationEvent/openURL(_:)`` for observers; the stack is unchanged.
+  public func openURL(_ url: String) {
+    guard accepts("openURL") else { return }
     report(.navigation(.openURL(url), state))
     events.accept(.openURL(url))
   }

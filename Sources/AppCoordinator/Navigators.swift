@@ -2,9 +2,9 @@ import InterviewFeature
 import LoginFeature
 
 /// The article's `HomeNavigatorType`: where the member's screens (home,
-/// report, messages, declare, my page) can lead. The home flow's child
-/// coordinator implements it on the app coordinator; a test can implement
-/// it to record where outputs lead.
+/// report, messages, declare, my page) can lead. ``InterviewFlow``'s home
+/// navigator implements it on the coordinator; a test can implement it to
+/// record where outputs lead.
 public protocol HomeNavigating: Sendable {
   func toReport(termNo: Int) async
   func toMyPage() async
@@ -17,6 +17,7 @@ public protocol HomeNavigating: Sendable {
 }
 
 /// The article's `PopupNavigatorType`: the intro and the login popup.
+/// ``InterviewFlow``'s popup navigator implements it on the coordinator.
 public protocol PopupNavigating: Sendable {
   func toHome() async
   func toLogin() async
@@ -76,36 +77,4 @@ extension PopupNavigating {
   public func handle(_ output: LoginMachine.Output) async {
     if case .loggedIn(let session) = output { await loggedIn(session) }
   }
-}
-
-// MARK: The child coordinators
-
-/// The home flow's child coordinator: member screens' navigation, performed
-/// on the app coordinator's stack.
-struct HomeFlow: HomeNavigating {
-  let app: AppCoordinator
-
-  func toReport(termNo: Int) async { await app.present(.report(termNo: termNo)) }
-  func toMyPage() async { await app.present(.myPage) }
-  func toDeclare(_ message: Message) async {
-    await app.pushScreen(
-      .declare(messageId: message.messageId), Screen(DeclareScreen(message: message, container: app.container)))
-  }
-  func declareFinished(_ result: DeclareResult) async { await app.declareFinished(result) }
-  func openURL(_ url: String) async { await app.openURL(url) }
-  func dismissToMain() async { await app.dismissToMain() }
-  func toLogin() async { await app.sessionExpired() }
-  func loggedOut() async {
-    await app.dismissToMain()
-    await app.setRoot(.intro)
-  }
-}
-
-/// The popup flow's child coordinator: the intro and the login popup.
-struct PopupFlow: PopupNavigating {
-  let app: AppCoordinator
-
-  func toHome() async { await app.restoredHome() }
-  func toLogin() async { await app.present(.login) }
-  func loggedIn(_ session: LoginSession) async { await app.loggedIn(session) }
 }

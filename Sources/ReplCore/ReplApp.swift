@@ -84,7 +84,7 @@ public enum ReplApp {
       container: AppContainer(
         AppConfiguration(
           httpClient: client, clock: clock, store: store, weatherbitKey: weatherbitKey, naverCredentials: naver,
-          trace: trace.map { lines in { @Sendable line in lines.append(line) } })))
+          trace: trace.map { lines in { @Sendable line in lines.append(line) } })), flow: InterviewFlow())
   }
 }
 

@@ -158,9 +158,9 @@ public actor ReplSession {
           do {
             disposition = try await coordinator.handle(deepLink: rest)
           } catch {
-            throw ReplError.invalid(error.description)
+            throw ReplError.invalid(String(describing: error))
           }
-          if disposition == .keptUntilLogin {
+          if disposition == .kept {
             switch format {
             case .text: emit("· deep link kept until login")
             case .json: emit(json: [("type", .string("deeplink")), ("disposition", .string("keptUntilLogin"))])

@@ -20,7 +20,7 @@ func makeCoordinator(
         httpClient: backend, clock: clock, weatherbitKey: EmbeddedBackend.demoWeatherbitKey,
         naverCredentials: .init(
           clientID: EmbeddedBackend.demoNaverClientID, clientSecret: EmbeddedBackend.demoNaverClientSecret),
-        counters: counters)))
+        counters: counters)), flow: InterviewFlow())
 }
 
 extension AppCoordinator {
@@ -102,9 +102,26 @@ struct AppCoordinatorFlowTests {
     await coordinator.start()
     await coordinator.settle()
     #expect(
-      try await coordinator.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101") == .keptUntilLogin)
+      try await coordinator.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101") == .kept)
     await coordinator.settle()
     #expect(await coordinator.state == NavigationState(stack: [.intro], modal: .login))
+    await coordinator.login("alice", "secret")
+    #expect(await coordinator.state == NavigationState(stack: [.home], modal: .report(termNo: 101)))
+    await coordinator.finish()
+  }
+
+  @Test("After the session expires, a link waits for the next login even with the member's home still up")
+  func deepLinkAfterExpiry() async throws {
+    let coordinator = makeCoordinator()
+    await coordinator.start()
+    await coordinator.settle()
+    await coordinator.login("alice", "secret")
+    await InterviewFlow.home(on: coordinator).toLogin()  // what a sessionExpired output does
+    #expect(await coordinator.state == NavigationState(stack: [.home], modal: .login))
+    #expect(
+      try await coordinator.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101") == .kept)
+    await coordinator.settle()
+    #expect(await coordinator.state == NavigationState(stack: [.home], modal: .login))
     await coordinator.login("alice", "secret")
     #expect(await coordinator.state == NavigationState(stack: [.home], modal: .report(termNo: 101)))
     await coordinator.finish()
@@ -130,7 +147,8 @@ struct AppCoordinatorFlowTests {
     func launch(_ client: any HTTPClient) -> AppCoordinator {
       AppCoordinator(
         container: AppContainer(
-          AppConfiguration(httpClient: client, store: appStore, weatherbitKey: nil, naverCredentials: nil)))
+          AppConfiguration(httpClient: client, store: appStore, weatherbitKey: nil, naverCredentials: nil)),
+        flow: InterviewFlow())
     }
     let first = launch(EmbeddedBackend(.init(stateStore: serverStore)))
     await first.start()
@@ -144,7 +162,7 @@ struct AppCoordinatorFlowTests {
     await second.start()
     await held.arrived.wait()  // the intro is checking: the stored session is not known valid yet
     #expect(
-      try await second.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101") == .keptUntilLogin)
+      try await second.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101") == .kept)
     #expect(await second.state == NavigationState(stack: [.intro], modal: nil))
     held.release.open()
     await second.settle()
@@ -159,7 +177,8 @@ struct AppCoordinatorFlowTests {
       AppCoordinator(
         container: AppContainer(
           AppConfiguration(
-            httpClient: EmbeddedBackend(), store: appStore, weatherbitKey: nil, naverCredentials: nil)))
+            httpClient: EmbeddedBackend(), store: appStore, weatherbitKey: nil, naverCredentials: nil)),
+        flow: InterviewFlow())
     }
     let first = launch()
     await first.start()
@@ -329,7 +348,8 @@ func readmeCoordinatorExample() async throws {
   let app = AppCoordinator(
     container: AppContainer(
       AppConfiguration(
-        httpClient: backend, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)))
+        httpClient: backend, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)),
+    flow: InterviewFlow())
   await app.start()
   await app.settle()  // intro → login (nobody is logged in)
   guard let login = await app.topScreen?.feature(LoginMachine.self) else { return }

@@ -151,7 +151,7 @@ struct AppCoordinatorObserverTests {
     let session = LoginSession(
       user: User(id: "alice", name: "Alice", memIdx: 1),
       tokens: TokenPair(accessToken: "a", refreshToken: "r", expiresIn: 3_600))
-    await app.loggedIn(session)
+    await app.flow(InterviewFlow.self)?.popups(on: app).loggedIn(session)
     #expect(await app.container.session.currentUser() == nil)
     #expect(changes.all.last == "refused loggedIn")
   }

@@ -132,23 +132,27 @@ struct DeepLinkTests {
   }
 
   @Test(
-    "Home's rules: the right member opens the report; another member, missing data or nobody dismisses to main; unknown does nothing"
+    "Home's rules, for the member the link arrives for: the right member opens the report; another member, missing data or nobody dismisses to main; unknown does nothing"
   )
   func homeRules() async {
-    let tester = FeatureTester(HomeMachine(home: NoHome()), initialState: .init(member: alice))
-    await tester.send(.deepLinkReceived(.analysisComplete(memIdx: 1, termNo: 101)))
+    // Nothing loaded: the rules read the member the link carries, not the screen's state.
+    let tester = FeatureTester(HomeMachine(home: NoHome()), initialState: .init())
+    await tester.send(.deepLinkReceived(.analysisComplete(memIdx: 1, termNo: 101), member: alice))
     await tester.expectOutput(.openReport(termNo: 101))
-    await tester.send(.deepLinkReceived(.analysisComplete(memIdx: 2, termNo: 201)))
+    await tester.send(.deepLinkReceived(.analysisComplete(memIdx: 2, termNo: 201), member: alice))
     await tester.expectOutput(.dismissToMain)
-    await tester.send(.deepLinkReceived(.analysisComplete(memIdx: 1, termNo: nil)))
+    await tester.send(.deepLinkReceived(.analysisComplete(memIdx: 1, termNo: nil), member: alice))
     await tester.expectOutput(.dismissToMain)
-    await tester.send(.deepLinkReceived(.expiration3d))
+    await tester.send(.deepLinkReceived(.expiration3d, member: alice))
     await tester.expectOutput(.openMyPage)
-    await tester.send(.deepLinkReceived(.other("promo")))  // unknown: nothing (the article's default: break)
+    await tester.send(.deepLinkReceived(.other("promo"), member: alice))  // unknown: nothing (the article's default: break)
     await tester.finish()
 
-    let anonymous = FeatureTester(HomeMachine(home: NoHome()), initialState: .init())
-    await anonymous.send(.deepLinkReceived(.expiration1d))
+    // A screen still showing alice does not make a link for nobody hers.
+    let anonymous = FeatureTester(HomeMachine(home: NoHome()), initialState: .init(member: alice))
+    await anonymous.send(.deepLinkReceived(.analysisComplete(memIdx: 1, termNo: 101), member: nil))
+    await anonymous.expectOutput(.dismissToMain)
+    await anonymous.send(.deepLinkReceived(.expiration1d, member: nil))
     await anonymous.expectOutput(.dismissToMain)
     await anonymous.finish()
   }

@@ -37,7 +37,8 @@ struct TerminalModeTests {
       backend: EmbeddedBackend(.init(latency: .zero)), held: ["name=McGaheysville": defaultCity, "name=Seoul": seoul])
     let app = AppCoordinator(
       container: AppContainer(
-        AppConfiguration(httpClient: client, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)))
+        AppConfiguration(httpClient: client, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)),
+      flow: InterviewFlow())
     let output = OutputLines()
     let session = ReplSession(coordinator: app) { output.append($0) }  // no clock: real time
     await session.start()
@@ -80,7 +81,8 @@ struct TerminalModeTests {
     let client = HeldBackend(backend: EmbeddedBackend(.init(latency: .zero)), held: ["name=Seoul": seoul])
     let app = AppCoordinator(
       container: AppContainer(
-        AppConfiguration(httpClient: client, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)))
+        AppConfiguration(httpClient: client, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)),
+      flow: InterviewFlow())
     let output = OutputLines()
     let session = ReplSession(coordinator: app) { output.append($0) }  // real time
     await session.start()
@@ -126,7 +128,7 @@ struct TerminalModeTests {
       container: AppContainer(
         AppConfiguration(
           httpClient: EmbeddedBackend(.init(latency: .zero)), weatherbitKey: EmbeddedBackend.demoWeatherbitKey,
-          naverCredentials: nil)))
+          naverCredentials: nil)), flow: InterviewFlow())
     let output = OutputLines()
     let session = ReplSession(coordinator: app) { output.append($0) }
     await session.start()

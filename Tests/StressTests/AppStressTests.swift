@@ -18,7 +18,7 @@ struct AppStressTests {
           httpClient: backend, weatherbitKey: EmbeddedBackend.demoWeatherbitKey,
           naverCredentials: .init(
             clientID: EmbeddedBackend.demoNaverClientID, clientSecret: EmbeddedBackend.demoNaverClientSecret),
-          counters: counters)))
+          counters: counters)), flow: InterviewFlow())
     await coordinator.start()
     await coordinator.settle()
     if let login = await coordinator.topScreen?.feature(LoginMachine.self) {

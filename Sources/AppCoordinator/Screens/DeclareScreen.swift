@@ -23,7 +23,7 @@ public struct DeclareScreen: AppScreen {
   }
 
   public static func handle(_ output: DeclareMachine.Output, in app: AppCoordinator) async {
-    await app.homeFlow.handle(output)
+    await InterviewFlow.home(on: app).handle(output)
   }
 }
 

@@ -17,7 +17,7 @@ public struct HomeScreen: AppScreen {
   public var firstInput: HomeMachine.Input? { .appeared }
 
   public static func handle(_ output: HomeMachine.Output, in app: AppCoordinator) async {
-    await app.homeFlow.handle(output)
+    await InterviewFlow.home(on: app).handle(output)
   }
 }
 

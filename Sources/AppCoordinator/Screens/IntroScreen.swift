@@ -2,7 +2,9 @@ import ActorMVVM
 import InterviewFeature
 
 /// The interview app's intro (seed 004): checks the service and a stored
-/// session, then leads to the home or to login.
+/// session, then leads to the home or to login. Its outputs navigate under
+/// ``InterviewFlow`` (which keeps the link that came while it checked); under
+/// another app's flow they lead nowhere.
 public struct IntroScreen: AppScreen {
   public static let name = "intro"
   public static let presentation = Presentation.root
@@ -17,7 +19,7 @@ public struct IntroScreen: AppScreen {
   public var firstInput: IntroMachine.Input? { .appeared }
 
   public static func handle(_ output: IntroMachine.Output, in app: AppCoordinator) async {
-    await app.popupFlow.handle(output)
+    await app.flow(InterviewFlow.self)?.popups(on: app).handle(output)
   }
 }
 

@@ -1,7 +1,8 @@
 import ActorMVVM
 import LoginFeature
 
-/// The login popup (seed 001).
+/// The login popup (seed 001). Its output navigates under ``InterviewFlow``
+/// (which opens what waited for login); under another app's flow it leads nowhere.
 public struct LoginScreen: AppScreen {
   public static let name = "login"
   public static let presentation = Presentation.modal
@@ -12,7 +13,7 @@ public struct LoginScreen: AppScreen {
   }
 
   public static func handle(_ output: LoginMachine.Output, in app: AppCoordinator) async {
-    await app.popupFlow.handle(output)
+    await app.flow(InterviewFlow.self)?.popups(on: app).handle(output)
   }
 }
 

@@ -17,7 +17,7 @@ public struct MessagesScreen: AppScreen {
   public var firstInput: MessagesMachine.Input? { .appeared }
 
   public static func handle(_ output: MessagesMachine.Output, in app: AppCoordinator) async {
-    await app.homeFlow.handle(output)
+    await InterviewFlow.home(on: app).handle(output)
   }
 }
 

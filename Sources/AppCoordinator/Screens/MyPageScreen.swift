@@ -16,7 +16,7 @@ public struct MyPageScreen: AppScreen {
   public var firstInput: MyPageMachine.Input? { .appeared }
 
   public static func handle(_ output: MyPageMachine.Output, in app: AppCoordinator) async {
-    await app.homeFlow.handle(output)
+    await InterviewFlow.home(on: app).handle(output)
   }
 }
 

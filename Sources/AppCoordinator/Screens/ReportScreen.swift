@@ -17,7 +17,7 @@ public struct ReportScreen: AppScreen {
   public var firstInput: ReportMachine.Input? { .loadTriggered }
 
   public static func handle(_ output: ReportMachine.Output, in app: AppCoordinator) async {
-    await app.homeFlow.handle(output)
+    await InterviewFlow.home(on: app).handle(output)
   }
 }
 

@@ -2,11 +2,13 @@ import ActorMVVM
 import LoginFeature
 
 /// The home screen: the member's interviews and unread messages, and the
-/// deep-link rules of the article's `HomeViewModel`:
-/// - analysis-complete(memIdx, termNo) opens that report only when the
-///   logged-in member is `memIdx` (and both are present); otherwise dismiss to main;
+/// deep-link rules of the article's `HomeViewModel`, applied to the member
+/// the link arrives for (``Input/deepLinkReceived(_:member:)``, the one
+/// logged in when it is delivered; not whatever the screen has loaded):
+/// - analysis-complete(memIdx, termNo) opens that report only when that
+///   member is `memIdx` (and both are present); otherwise dismiss to main;
 /// - expiration 1d/3d/7d opens my page;
-/// - anything else, or nobody logged in: dismiss to main.
+/// - an unknown link does nothing; with no member, every link dismisses to main.
 public struct HomeMachine: StateMachine {
   public enum Trigger: Equatable, Sendable { case home, unread }
 
@@ -23,7 +25,8 @@ public struct HomeMachine: StateMachine {
   public enum Input: Sendable, Equatable {
     case appeared
     case refreshUnreadTapped
-    case deepLinkReceived(DeepLink)
+    /// A link, for `member` (the member logged in when it is delivered, nil for nobody).
+    case deepLinkReceived(DeepLink, member: User?)
     case homeLoaded(HomeData)
     case unreadLoaded(Int)
     case failed(TriggeredError<Trigger>)
@@ -74,8 +77,8 @@ public struct HomeMachine: StateMachine {
       state.isLoading = false
       state.error = error
       return error.error == .sessionExpired ? .emit(.sessionExpired) : .none
-    case .deepLinkReceived(let link):
-      guard let member = state.member else { return .emit(.dismissToMain) }
+    case .deepLinkReceived(let link, let member):
+      guard let member else { return .emit(.dismissToMain) }
       switch link {
       case .analysisComplete(let memIdx?, let termNo?) where memIdx == member.memIdx:
         return .emit(.openReport(termNo: termNo))
