@@ -46,6 +46,15 @@ import Observation
 ///   feature holds, even when that state was not republished. A binding
 ///   holds the model weakly: used after the model is released, a write does
 ///   nothing and a read returns the last value it read.
+/// - **Starting.** `init` subscribes to the feature (synchronously: nothing
+///   published after it returns is missed) but starts no task. The model
+///   starts following — two main-actor tasks, one for states and one for
+///   outputs — the first time it is read, written or waited on (``state``,
+///   a field, ``send(_:)``, ``binding(_:send:)``, ``settled()``,
+///   ``caughtUp()``), or at ``start()``. Until then, states and outputs
+///   wait in the subscriptions: outputs emitted meanwhile are delivered,
+///   in order, once it starts. A model kept only for its outputs calls
+///   ``start()``.
 /// - **Lifetime.** Releasing the model ends its tasks; it does not
 ///   finish the feature (whoever made the feature finishes it). When the
 ///   feature finishes, the model keeps its final state.
@@ -75,10 +84,13 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   var appliedStates = 0
   var settleWaiters: [CheckedContinuation<Void, Never>] = []
   var followers: [Task<Void, Never>] = []
+  /// The subscriptions made in `init`, until ``start()`` iterates them.
+  var unstarted: (states: StateRelay<State>.Values, outputs: EventRelay<Output>.Values)?
   let onOutput: (@MainActor (Output) -> Void)?
 
   /// Follows `feature` from now on: its current published state at once,
-  /// then every state it publishes and every output it emits.
+  /// then, once started (see the type's doc), every state it publishes and
+  /// every output it emits.
   /// - Parameters:
   ///   - feature: the feature to follow; the model does not finish it.
   ///   - onOutput: called on the main actor with each output, in order,
@@ -96,6 +108,16 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
     let (initial, version) = feature.versionedPublishedState
     current = initial
     appliedVersion = version
+    unstarted = (states, outputs)
+  }
+
+  /// Starts following the feature: one main-actor task applies each state
+  /// it publishes, one delivers each output. Idempotent; the first read,
+  /// write or wait calls it, so only a model kept for its outputs alone
+  /// needs to.
+  public func start() {
+    guard let (states, outputs) = unstarted else { return }
+    unstarted = nil
     followers = [
       Task { [weak self] in
         for await _ in states {
@@ -115,6 +137,13 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
     ]
   }
 
+  @inline(__always) func startIfNeeded() {
+    if unstarted != nil { start() }
+  }
+
+  /// Whether ``start()`` has run (for tests of the contract).
+  package var isStarted: Bool { unstarted == nil }
+
   // Nothing can be waiting in `settled()` here: a waiter holds the model.
   deinit {
     for task in followers { task.cancel() }
@@ -125,18 +154,21 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   /// The whole state. Reading it tracks every field; prefer reading fields
   /// through dynamic member lookup (`model.query`) in a view.
   public var state: State {
+    startIfNeeded()
     registrar.access(self, keyPath: \.state)
     return current
   }
 
   /// One field of the state; tracks that field alone (see the type's doc).
   public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    startIfNeeded()
     field(keyPath).access(self)
     return current[keyPath: keyPath]
   }
 
   /// One non-`Equatable` field of the state; tracks the whole state.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    startIfNeeded()
     registrar.access(self, keyPath: \.state)
     return current[keyPath: keyPath]
   }
@@ -145,6 +177,7 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
 
   /// Sends `input` to the feature (`Feature/send(_:)`): never suspends.
   public func send(_ input: Input) {
+    startIfNeeded()
     feature.send(input)
   }
 
@@ -157,6 +190,7 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   public func binding<Value: Equatable>(
     _ keyPath: WritableKeyPath<State, Value>, send input: @escaping (Value) -> Input
   ) -> FieldBinding<Value> {
+    startIfNeeded()
     let last = LastValue(current[keyPath: keyPath])
     return FieldBinding(
       get: { [weak self] in
@@ -196,6 +230,7 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   /// emitted. For tests: after it, assertions on the model are exact. An
   /// effect that never ends keeps it waiting, as it does `idle()`.
   public func settled() async {
+    startIfNeeded()
     await feature.idle()
     await feature.flush()
     applyPublished()
@@ -208,6 +243,7 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   /// whose effects are asleep on a `TestClock` (which `settled()` would
   /// wait for forever).
   public func caughtUp() async {
+    startIfNeeded()
     await feature.flush()
     applyPublished()
     await waitUntilCaughtUp()
@@ -221,7 +257,10 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
 
   /// Published states this model has applied (a state equal to the one it
   /// held counts too). For benchmarks and diagnostics.
-  public var appliedStateCount: Int { appliedStates }
+  public var appliedStateCount: Int {
+    startIfNeeded()
+    return appliedStates
+  }
 
   // MARK: Internals
 

@@ -131,6 +131,43 @@ final class Invalidations {
     #expect(received.withLock { $0.count } == 3)
   }
 
+  @Test("init subscribes but starts no task; the first read starts it, and what came between is delivered")
+  func initStartsNothing() async {
+    let feature = Feature(Finder(), initialState: .init())
+    let received = Mutex<[String]>([])
+    let model = FeatureModel(feature) { output in
+      if case .open(let item) = output { received.withLock { $0.append(item) } }
+    }
+    #expect(!model.isStarted)
+    feature.send(.queryChanged("a"))  // to the feature, not through the model
+    feature.send(.openTapped("a"))
+    await feature.flush()
+    #expect(!model.isStarted)
+    #expect(received.withLock { $0 }.isEmpty)  // no task exists to deliver it
+    _ = model.query  // the first read starts it
+    #expect(model.isStarted)
+    await model.settled()
+    #expect(received.withLock { $0 } == ["a"])
+    #expect(model.query == "a")
+    await feature.finish()
+  }
+
+  @Test("A model kept only for its outputs delivers them once start() is called", .timeLimit(.minutes(1)))
+  func startForOutputsAlone() async {
+    let feature = Feature(Finder(), initialState: .init())
+    let (delivered, continuation) = AsyncStream.makeStream(of: String.self)
+    let model = FeatureModel(feature) { output in
+      if case .open(let item) = output { continuation.yield(item) }
+    }
+    model.start()
+    model.start()  // idempotent
+    feature.send(.openTapped("x"))
+    var iterator = delivered.makeAsyncIterator()
+    #expect(await iterator.next() == "x")
+    #expect(model.isStarted)
+    await feature.finish()
+  }
+
   @Test func bindingWritesAtOnceAndSendsItsInput() async {
     let feature = Feature(Finder(), initialState: .init())
     let model = FeatureModel(feature)
