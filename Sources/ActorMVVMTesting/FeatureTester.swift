@@ -172,8 +172,8 @@ public actor FeatureTester<Machine: StateMachine> {
   ) async {
     await receive(
       where: { input in
-        guard let payload = Mirror(reflecting: input).children.first?.value as? Payload else { return false }
-        return Self.caseName(of: embed(payload)) == Self.caseName(of: input)
+        guard let payload = Reflection.payload(input) as? Payload else { return false }
+        return Reflection.caseName(embed(payload)) == Reflection.caseName(input)
       }, describing: "an input of the case given", timeout: timeout, sourceLocation: sourceLocation, update)
   }
 
@@ -369,11 +369,6 @@ public actor FeatureTester<Machine: StateMachine> {
       ; \(clock.sleeperCount) task(s) asleep on the TestClock (next deadline \(next), now \(clock.now)): \
       advance the clock
       """
-  }
-
-  private static func caseName(of input: Input) -> String {
-    if let label = Mirror(reflecting: input).children.first?.label { return label }
-    return String(describing: input)
   }
 }
 

@@ -1,36 +1,34 @@
 import ActorMVVM
 import Storage
 
-/// Turns outputs (any enum) into a name and a JSON value by reflection,
-/// masking secret fields (tokens, passwords, keys) on the way.
+/// Turns outputs (any enum) into a name and a JSON value by reflection
+/// (``Reflection``, the walk ``Secrets`` uses too), masking secret fields
+/// (tokens, passwords, keys) on the way.
 enum Reflect {
   /// `failed(LoginError.error(code: 401))` → ("failed", "401 Error").
   static func output(_ value: Any) -> (name: String, value: JSONValue, text: String) {
-    let mirror = Mirror(reflecting: value)
-    guard mirror.displayStyle == .enum, let child = mirror.children.first, let name = child.label else {
-      return ("\(value)", .null, "")
-    }
+    guard case .enumCase(let name, let payload?) = Reflection(value) else { return ("\(value)", .null, "") }
     if Secrets.isSecret(name) { return (name, .string(Secrets.mask), Secrets.mask) }  // tokenIssued(•••)
-    let payload = child.value
     return (name, json(payload), text(payload))
   }
 
   /// A value's text: its own description when nothing in it is named
   /// like a secret, else its fields with the secrets masked.
   static func text(_ value: Any) -> String {
-    let mirror = Mirror(reflecting: value)
-    if let convertible = value as? CustomStringConvertible, mirror.displayStyle != .tuple,
-      !Secrets.mayHoldSecret(value)
-    {
-      return convertible.description
+    if let convertible = value as? CustomStringConvertible, !Secrets.mayHoldSecret(value) {
+      return convertible.description  // (a tuple is never CustomStringConvertible)
     }
-    if mirror.displayStyle == .tuple || mirror.displayStyle == .struct {
-      return mirror.children.map { child in
-        let label = child.label.map { $0.hasPrefix(".") ? "" : "\($0): " } ?? ""
-        return label + (isSecret(child.label) ? Secrets.mask : text(child.value))
-      }.joined(separator: ", ")
-    }
-    return Secrets.describe(value)
+    let fields: Mirror.Children? =
+      switch Reflection(value) {
+      case .tuple(let fields): fields
+      case .record(let type, let fields) where !(type is AnyClass): fields  // a struct's fields
+      default: nil
+      }
+    guard let fields else { return Secrets.describe(value) }
+    return fields.map { child in
+      let name = Reflection.name(child)
+      return (name.map { "\($0): " } ?? "") + (isSecret(name) ? Secrets.mask : text(child.value))
+    }.joined(separator: ", ")
   }
 
   static func json(_ value: Any) -> JSONValue {
@@ -43,35 +41,33 @@ enum Reflect {
       return .number(Double(value.components.seconds) * 1_000 + Double(value.components.attoseconds) / 1e15)
     default: break
     }
-    let mirror = Mirror(reflecting: value)
-    switch mirror.displayStyle {
-    case .optional:
-      return mirror.children.first.map { json($0.value) } ?? .null
-    case .collection, .set:
-      return .array(mirror.children.map { json($0.value) })
-    case .enum:
+    switch Reflection(value) {
+    case .optional(let wrapped):
+      return wrapped.map(json) ?? .null
+    case .collection(let elements), .set(let elements):
+      return .array(elements.map { json($0.value) })
+    case .enumCase(let name, let payload):
       if let error = value as? any Error, !Secrets.mayHoldSecret(error) {
         return .string("\(error)")
       }
-      guard let child = mirror.children.first, let label = child.label else { return .string("\(value)") }
-      return .object([label: isSecret(label) ? .string(Secrets.mask) : json(child.value)])
-    case .dictionary:
+      guard let payload else { return .string(name) }
+      return .object([name: isSecret(name) ? .string(Secrets.mask) : json(payload)])
+    case .dictionary(let entries):
       var object: [String: JSONValue] = [:]
-      for pair in mirror.children {
-        let entry = Mirror(reflecting: pair.value).children.map(\.value)
-        guard entry.count == 2 else { continue }
-        let key = entry[0] as? String ?? Secrets.describe(entry[0])
-        object[key] = isSecret(key) ? .string(Secrets.mask) : json(entry[1])
+      for pair in entries {
+        guard let (key, value) = Reflection.entry(pair.value) else { continue }
+        let name = key as? String ?? Secrets.describe(key)
+        object[name] = isSecret(name) ? .string(Secrets.mask) : json(value)
       }
       return .object(object)
-    case .struct, .class, .tuple:
+    case .record(_, let fields), .tuple(let fields):
       var object: [String: JSONValue] = [:]
-      for (index, child) in mirror.children.enumerated() {
-        let label = child.label.map { $0.hasPrefix(".") ? "\(index)" : $0 } ?? "\(index)"
-        object[label] = isSecret(label) ? .string(Secrets.mask) : json(child.value)
+      for (index, child) in fields.enumerated() {
+        let name = Reflection.name(child) ?? "\(index)"
+        object[name] = isSecret(name) ? .string(Secrets.mask) : json(child.value)
       }
       return .object(object)
-    default:
+    case .leaf:
       return .string(Secrets.mayHoldSecret(value) ? Secrets.describe(value) : "\(value)")
     }
   }

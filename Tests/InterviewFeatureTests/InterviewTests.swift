@@ -145,7 +145,8 @@ struct DeepLinkTests {
     await tester.expectOutput(.dismissToMain)
     await tester.send(.deepLinkReceived(.expiration3d, member: alice))
     await tester.expectOutput(.openMyPage)
-    await tester.send(.deepLinkReceived(.other("promo"), member: alice))  // unknown: nothing (the article's default: break)
+    // Unknown: nothing (the article's default: break).
+    await tester.send(.deepLinkReceived(.other("promo"), member: alice))
     await tester.finish()
 
     // A screen still showing alice does not make a link for nobody hers.

@@ -43,44 +43,40 @@ public enum Secrets {
 
   private static func describe(_ value: Any, depth: Int) -> String {
     if let duration = value as? Duration { return describe(duration) }
-    let mirror = Mirror(reflecting: value)
-    if mirror.children.isEmpty, mirror.displayStyle != .optional, mirror.displayStyle != .collection,
-      mirror.displayStyle != .dictionary, mirror.displayStyle != .set
-    {
-      // A leaf: nothing inside it to hide. A case without payload by its name.
-      return mirror.displayStyle == .enum ? "\(value)" : String(reflecting: value)
+    let shape = Reflection(value)
+    switch shape {  // a leaf has nothing inside it to hide
+    case .leaf: return String(reflecting: value)
+    case .enumCase(let name, nil): return name
+    default: break
     }
     guard depth < maximumDepth else { return "…" }
     let next = depth + 1
-    switch mirror.displayStyle {
-    case .enum:
-      guard let payload = mirror.children.first, let label = payload.label else { return "…" }
-      if isSecret(label) { return "\(label)(\(mask))" }
-      let inner = Mirror(reflecting: payload.value)
-      if inner.displayStyle == .tuple {
-        return "\(label)(" + fields(of: inner, depth: next).joined(separator: ", ") + ")"
+    switch shape {
+    case .leaf, .enumCase(_, nil): return String(reflecting: value)  // handled above
+    case .enumCase(let name, let payload?):
+      if isSecret(name) { return "\(name)(\(mask))" }
+      if case .tuple(let fields) = Reflection(payload) {
+        return "\(name)(" + self.fields(fields, depth: next).joined(separator: ", ") + ")"
       }
-      return "\(label)(\(describe(payload.value, depth: next)))"
-    case .optional:
-      return mirror.children.first.map { "Optional(" + describe($0.value, depth: next) + ")" } ?? "nil"
-    case .tuple:
-      return "(" + fields(of: mirror, depth: next).joined(separator: ", ") + ")"
-    case .collection:
-      return "[" + elements(of: mirror) { describe($0, depth: next) }.joined(separator: ", ") + "]"
-    case .set:
-      return "Set([" + elements(of: mirror) { describe($0, depth: next) }.joined(separator: ", ") + "])"
-    case .dictionary:
-      if mirror.children.isEmpty { return "[:]" }
+      return "\(name)(\(describe(payload, depth: next)))"
+    case .optional(let wrapped):
+      return wrapped.map { "Optional(" + describe($0, depth: next) + ")" } ?? "nil"
+    case .tuple(let fields):
+      return "(" + self.fields(fields, depth: next).joined(separator: ", ") + ")"
+    case .collection(let elements):
+      return "[" + self.elements(elements) { describe($0, depth: next) }.joined(separator: ", ") + "]"
+    case .set(let elements):
+      return "Set([" + self.elements(elements) { describe($0, depth: next) }.joined(separator: ", ") + "])"
+    case .dictionary(let entries):
+      if entries.isEmpty { return "[:]" }
       return "["
-        + elements(of: mirror) { pair in
-          let entry = Mirror(reflecting: pair).children.map(\.value)
-          guard entry.count == 2 else { return describe(pair, depth: next) }
-          let key = describe(entry[0], depth: next)
-          let secret = (entry[0] as? String).map(isSecret) ?? false
-          return "\(key): " + (secret ? mask : describe(entry[1], depth: next))
+        + elements(entries) { pair in
+          guard let (key, value) = Reflection.entry(pair) else { return describe(pair, depth: next) }
+          let secret = (key as? String).map(isSecret) ?? false
+          return "\(describe(key, depth: next)): " + (secret ? mask : describe(value, depth: next))
         }.joined(separator: ", ") + "]"
-    default:  // struct, class, or a custom mirror
-      return "\(mirror.subjectType)(" + fields(of: mirror, depth: next).joined(separator: ", ") + ")"
+    case .record(let type, let fields):
+      return "\(type)(" + self.fields(fields, depth: next).joined(separator: ", ") + ")"
     }
   }
 
@@ -94,35 +90,44 @@ public enum Secrets {
     return "\(Int((total * 1_000_000).rounded())) µs"
   }
 
-  private static func fields(of mirror: Mirror, depth: Int) -> [String] {
-    let shown = mirror.children.prefix(maximumElements).map { child -> String in
-      guard let label = child.label, !label.hasPrefix(".") else { return describe(child.value, depth: depth) }
-      return "\(label): " + (isSecret(label) ? mask : describe(child.value, depth: depth))
+  private static func fields(_ children: Mirror.Children, depth: Int) -> [String] {
+    let shown = children.prefix(maximumElements).map { child -> String in
+      guard let name = Reflection.name(child) else { return describe(child.value, depth: depth) }
+      return "\(name): " + (isSecret(name) ? mask : describe(child.value, depth: depth))
     }
-    return mirror.children.count > maximumElements ? shown + ["…"] : shown
+    return children.count > maximumElements ? shown + ["…"] : shown
   }
 
-  private static func elements(of mirror: Mirror, _ describe: (Any) -> String) -> [String] {
-    let shown = mirror.children.prefix(maximumElements).map { describe($0.value) }
-    return mirror.children.count > maximumElements ? shown + ["…"] : shown
+  private static func elements(_ children: Mirror.Children, _ describe: (Any) -> String) -> [String] {
+    let shown = children.prefix(maximumElements).map { describe($0.value) }
+    return children.count > maximumElements ? shown + ["…"] : shown
   }
 
   private static func mayHoldSecret(_ value: Any, depth: Int) -> Bool {
-    let mirror = Mirror(reflecting: value)
-    if mirror.children.isEmpty { return false }
-    guard depth < maximumDepth else { return true }
-    if mirror.displayStyle == .dictionary {
-      for pair in mirror.children {
-        let entry = Mirror(reflecting: pair.value).children.map(\.value)
-        if let key = entry.first as? String, isSecret(key) { return true }
-        if entry.contains(where: { mayHoldSecret($0, depth: depth + 1) }) { return true }
+    let children: Mirror.Children
+    switch Reflection(value) {
+    case .leaf, .enumCase(_, nil), .optional(nil): return false
+    case .enumCase(let name, let payload?):
+      guard depth < maximumDepth else { return true }
+      return isSecret(name) || mayHoldSecret(payload, depth: depth + 1)
+    case .optional(let wrapped?):
+      guard depth < maximumDepth else { return true }
+      return mayHoldSecret(wrapped, depth: depth + 1)
+    case .dictionary(let entries):
+      guard depth < maximumDepth else { return !entries.isEmpty }
+      return entries.contains { pair in
+        guard let (key, value) = Reflection.entry(pair.value) else { return true }  // not a pair: assume the worst
+        if let key = key as? String, isSecret(key) { return true }
+        return mayHoldSecret(key, depth: depth + 1) || mayHoldSecret(value, depth: depth + 1)
       }
-      return false
+    case .record(_, let fields), .tuple(let fields), .collection(let fields), .set(let fields):
+      children = fields
     }
-    for child in mirror.children {
+    if children.isEmpty { return false }
+    guard depth < maximumDepth else { return true }
+    return children.contains { child in
       if let label = child.label, isSecret(label) { return true }
-      if mayHoldSecret(child.value, depth: depth + 1) { return true }
+      return mayHoldSecret(child.value, depth: depth + 1)
     }
-    return false
   }
 }

@@ -2,7 +2,7 @@
 /// failing `FeatureTester` assertion prints instead of two whole states.
 ///
 /// Structs, classes, tuples, optionals and enum payloads are walked field
-/// by field; anything else (numbers, strings, collections) is compared by
+/// by field (as ``Reflection`` sees them); anything else (numbers, strings, collections) is compared by
 /// its `String(reflecting:)` description and reported whole. Paths use the
 /// stored property names: `route.start.latitude`.
 package enum StateDiff {
@@ -35,31 +35,26 @@ package enum StateDiff {
   private static func walk(
     _ path: String, _ old: Any, _ new: Any, describe: (Any) -> String, into changes: inout [Change]
   ) {
-    let oldMirror = Mirror(reflecting: old)
-    let newMirror = Mirror(reflecting: new)
     func join(_ label: String?) -> String {
       let label = label ?? "?"
       return path.isEmpty ? label : "\(path).\(label)"
     }
-    let sameShape = oldMirror.children.count == newMirror.children.count
-    switch (oldMirror.displayStyle, newMirror.displayStyle) {
-    case (.struct, .struct) where sameShape, (.class, .class) where sameShape, (.tuple, .tuple) where sameShape:
-      for (oldChild, newChild) in zip(oldMirror.children, newMirror.children) {
+    func walkFields(_ old: Mirror.Children, _ new: Mirror.Children) -> Bool {
+      guard old.count == new.count else { return false }
+      for (oldChild, newChild) in zip(old, new) {
         walk(join(oldChild.label), oldChild.value, newChild.value, describe: describe, into: &changes)
       }
-      return
-    case (.optional, .optional):
-      if let oldValue = oldMirror.children.first?.value, let newValue = newMirror.children.first?.value {
-        walk(path, oldValue, newValue, describe: describe, into: &changes)
-        return
-      }
-    case (.enum, .enum):
-      if let oldCase = oldMirror.children.first, let newCase = newMirror.children.first,
-        oldCase.label == newCase.label
-      {
-        walk(join(oldCase.label), oldCase.value, newCase.value, describe: describe, into: &changes)
-        return
-      }
+      return true
+    }
+    switch (Reflection(old), Reflection(new)) {
+    case (.record(let oldType, let oldFields), .record(let newType, let newFields)) where oldType == newType:
+      if walkFields(oldFields, newFields) { return }
+    case (.tuple(let oldFields), .tuple(let newFields)):
+      if walkFields(oldFields, newFields) { return }
+    case (.optional(let oldValue?), .optional(let newValue?)):
+      return walk(path, oldValue, newValue, describe: describe, into: &changes)
+    case (.enumCase(let oldCase, let oldPayload?), .enumCase(let newCase, let newPayload?)) where oldCase == newCase:
+      return walk(join(oldCase), oldPayload, newPayload, describe: describe, into: &changes)
     default: break
     }
     guard String(reflecting: old) != String(reflecting: new) else { return }

@@ -1,0 +1,77 @@
+/// One level of a value as reflection sees it: the one place in the package
+/// that reads `Mirror`. Masking secrets (``Secrets``), diffing states
+/// (`StateDiff`), naming an input's case (`FeatureTester`) and the REPL's
+/// JSON each switch over these cases instead of walking mirrors of their own,
+/// so all four agree on what a field, a case and a dictionary entry are.
+///
+/// Children stay lazy (`Mirror.Children`): a consumer that shows only the
+/// first elements of a long array touches only those.
+package enum Reflection {
+  /// A value with nothing inside it: a number, a string, a type without
+  /// stored properties.
+  case leaf
+  /// An enum case: its name, and its payload if it has one (a tuple for
+  /// several associated values).
+  case enumCase(String, payload: Any?)
+  /// `Optional`: the wrapped value, or nil.
+  case optional(Any?)
+  /// A struct or class (or a custom mirror): its type and its stored
+  /// properties, labelled, in declaration order.
+  case record(type: Any.Type, fields: Mirror.Children)
+  /// A tuple: its elements; a label starting with `.` (`.0`) is no name.
+  case tuple(Mirror.Children)
+  /// An array or another collection: its elements.
+  case collection(Mirror.Children)
+  /// A set: its elements.
+  case set(Mirror.Children)
+  /// A dictionary: its entries, read with ``entry(_:)``.
+  case dictionary(Mirror.Children)
+
+  /// How `value` looks one level down.
+  package init(_ value: Any) {
+    let mirror = Mirror(reflecting: value)
+    switch mirror.displayStyle {
+    case .enum:
+      if let payload = mirror.children.first, let label = payload.label {
+        self = .enumCase(label, payload: payload.value)
+      } else if mirror.children.isEmpty {
+        self = .enumCase(String(describing: value), payload: nil)
+      } else {  // a custom mirror's unnamed children: walked as fields, never printed whole
+        self = .record(type: mirror.subjectType, fields: mirror.children)
+      }
+    case .optional: self = .optional(mirror.children.first?.value)
+    case .tuple: self = .tuple(mirror.children)
+    case .collection: self = .collection(mirror.children)
+    case .set: self = .set(mirror.children)
+    case .dictionary: self = .dictionary(mirror.children)
+    default:
+      self = mirror.children.isEmpty ? .leaf : .record(type: mirror.subjectType, fields: mirror.children)
+    }
+  }
+
+  /// A dictionary child's value as its key and value (nil for one that is
+  /// not a pair, which a dictionary's never is).
+  package static func entry(_ pair: Any) -> (key: Any, value: Any)? {
+    let parts = Mirror(reflecting: pair).children.map(\.value)
+    return parts.count == 2 ? (parts[0], parts[1]) : nil
+  }
+
+  /// A field's name, or nil for an unnamed one (a tuple's `.0`).
+  package static func name(_ child: Mirror.Child) -> String? {
+    guard let label = child.label, !label.hasPrefix(".") else { return nil }
+    return label
+  }
+
+  /// The name of `value`'s enum case (`passwordChanged`), or its
+  /// description when it is not an enum.
+  package static func caseName(_ value: Any) -> String {
+    if case .enumCase(let name, _) = Reflection(value) { return name }
+    return String(describing: value)
+  }
+
+  /// The payload of `value`'s enum case, if it has one.
+  package static func payload(_ value: Any) -> Any? {
+    if case .enumCase(_, let payload) = Reflection(value) { return payload }
+    return nil
+  }
+}
