@@ -62,8 +62,6 @@ public final actor Feature<Machine: StateMachine> {
   /// The machine's outputs.
   public typealias Output = Machine.Output
 
-  @usableFromInline enum Lifecycle { case running, finishing, finished }
-
   // Internal and `@usableFromInline` rather than private, like the methods on
   // the input path: they are `@inlinable`, so a client module specialises the
   // whole drain loop for its own machine instead of paying for generic
@@ -90,9 +88,9 @@ public final actor Feature<Machine: StateMachine> {
   @usableFromInline let counters: LifetimeCounters
   @usableFromInline var batch: [Mailbox<Machine>.Message] = []
   @usableFromInline let emitted = Atomic<Int>(0)
-  @usableFromInline var lifecycle = Lifecycle.running
-  @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
-  @usableFromInline var finishWaiters: [CheckedContinuation<Void, Never>] = []
+  /// Running → finishing → finished, and who waits for idle or finish:
+  /// a pure machine (``FeatureLifecycle``) this actor feeds and obeys.
+  @usableFromInline var lifecycle = FeatureLifecycle<CheckedContinuation<Void, Never>>()
   /// The opt-in trace (``FeatureTrace``); nil: one branch per input.
   @usableFromInline let trace: FeatureTrace<Machine>?
 
@@ -269,9 +267,9 @@ public final actor Feature<Machine: StateMachine> {
   @inlinable
   public func idle() async {
     drainPending()
-    guard runner.callerScope(host: mailbox.host) == nil else { return }
-    guard lifecycle == .running, runner.activeCount > 0 else { return }
-    await withCheckedContinuation { idleWaiters.append($0) }
+    let fromOwnTask = runner.callerScope(host: mailbox.host) != nil
+    guard lifecycle.idle(fromOwnTask: fromOwnTask, activeEffects: runner.activeCount) == .wait else { return }
+    await withCheckedContinuation { lifecycle.waitForIdle($0) }
   }
 
   /// Reduces every input sent before the call, without waiting for effects.
@@ -290,15 +288,11 @@ public final actor Feature<Machine: StateMachine> {
   /// this very task), it returns at once.
   public func finish() async {
     let caller = runner.callerScope(host: mailbox.host)
-    switch lifecycle {
-    case .finished: return
-    case .finishing:
-      if caller != nil { return }
-      await withCheckedContinuation { finishWaiters.append($0) }
-      return
-    case .running: break
+    switch lifecycle.finish(fromOwnTask: caller != nil) {
+    case .returnNow: return
+    case .wait: return await withCheckedContinuation { lifecycle.waitForFinish($0) }
+    case .begin: break
     }
-    lifecycle = .finishing
     var bindings = mailbox.close(into: &batch)
     process()
     stateRelay.finish()
@@ -307,10 +301,7 @@ public final actor Feature<Machine: StateMachine> {
     if let own = caller?.binding { bindings.removeValue(forKey: own) }
     let tasks = runner.cancelAll(finishing: true, excluding: caller?.generation) + bindings.values
     for task in tasks { await task.value }
-    lifecycle = .finished
-    for waiter in finishWaiters + idleWaiters { waiter.resume() }
-    finishWaiters = []
-    idleWaiters = []
+    for waiter in lifecycle.finished() { waiter.resume() }
   }
 
   // MARK: Draining
@@ -393,9 +384,7 @@ public final actor Feature<Machine: StateMachine> {
 
   @inlinable
   func resumeIdleWaitersIfIdle() {
-    guard !idleWaiters.isEmpty, runner.activeCount == 0 else { return }
-    let waiters = idleWaiters
-    idleWaiters = []
+    guard let waiters = lifecycle.drained(activeEffects: runner.activeCount) else { return }
     for waiter in waiters { waiter.resume() }
   }
 }

@@ -1,0 +1,108 @@
+/// A feature's life as a pure state machine: running → finishing →
+/// finished, and who waits for what. ``Feature`` feeds it events (a call to
+/// `finish()` or `idle()`, the effects going quiet, the finish done) and
+/// does what it answers; the machine itself never suspends, starts a task
+/// or resumes anything, so each transition is tested synchronously
+/// (`FeatureLifecycleTests`), with plain values for the waiters.
+///
+/// - **Isolation:** a value owned by the feature's actor; every event is
+///   one synchronous mutation there.
+/// - **Waiters** are whatever the host suspends with (a continuation in
+///   ``Feature``): the machine holds them and hands them back, in the order
+///   they came, when they may go.
+@usableFromInline
+package struct FeatureLifecycle<Waiter> {
+  /// Where the feature is in its life.
+  @usableFromInline
+  package enum Phase: Equatable, Sendable {
+    /// Taking inputs and running effects.
+    case running
+    /// `finish()` has begun: inputs are refused, effects are being cancelled and awaited.
+    case finishing
+    /// Done: nothing runs again.
+    case finished
+  }
+
+  /// What the host does for a `finish()` call.
+  package enum FinishStep: Equatable, Sendable {
+    /// Finish now: close the mailbox, cancel and await the effects, then send ``finished()``.
+    case begin
+    /// Another call is finishing: suspend and hand the waiter to ``waitForFinish(_:)``.
+    case wait
+    /// Nothing to do: already finished, or a finish under way is waiting for this very caller.
+    case returnNow
+  }
+
+  /// What the host does for an `idle()` call.
+  @usableFromInline
+  package enum IdleStep: Equatable, Sendable {
+    /// Effects are running: suspend and hand the waiter to ``waitForIdle(_:)``.
+    case wait
+    /// Nothing to wait for (no effect, not running, or called from inside an effect).
+    case returnNow
+  }
+
+  // Set only by the events below (internal(set), so inlinable events can).
+  @usableFromInline package internal(set) var phase = Phase.running
+  @usableFromInline package internal(set) var idleWaiters: [Waiter] = []
+  @usableFromInline package internal(set) var finishWaiters: [Waiter] = []
+
+  @inlinable package init() {}
+
+  /// Whether the feature still takes inputs and runs effects.
+  @inlinable package var isRunning: Bool { phase == .running }
+
+  /// A `finish()` call; `fromOwnTask` when made from one of the feature's
+  /// own effects or bindings (which the finish awaits, so it must not wait).
+  package mutating func finish(fromOwnTask: Bool) -> FinishStep {
+    switch phase {
+    case .finished: return .returnNow
+    case .finishing: return fromOwnTask ? .returnNow : .wait
+    case .running:
+      phase = .finishing
+      return .begin
+    }
+  }
+
+  /// Holds a caller of `finish()` told to ``FinishStep/wait``.
+  package mutating func waitForFinish(_ waiter: Waiter) {
+    precondition(phase == .finishing, "only a finish under way is waited for")
+    finishWaiters.append(waiter)
+  }
+
+  /// The finish begun by ``finish(fromOwnTask:)`` is done: every waiter,
+  /// of `finish()` first then of `idle()`, is released.
+  package mutating func finished() -> [Waiter] {
+    precondition(phase == .finishing, "finished() ends a finish that began")
+    phase = .finished
+    defer {
+      finishWaiters = []
+      idleWaiters = []
+    }
+    return finishWaiters + idleWaiters
+  }
+
+  /// An `idle()` call, once the pending inputs are reduced: `activeEffects`
+  /// is how many effect tasks have not returned.
+  @inlinable
+  package func idle(fromOwnTask: Bool, activeEffects: Int) -> IdleStep {
+    phase == .running && !fromOwnTask && activeEffects > 0 ? .wait : .returnNow
+  }
+
+  /// Holds a caller of `idle()` told to ``IdleStep/wait``. A finish
+  /// releases it too.
+  @inlinable
+  package mutating func waitForIdle(_ waiter: Waiter) {
+    idleWaiters.append(waiter)
+  }
+
+  /// After a drain: the idle waiters to release, if no effect is active
+  /// (`activeEffects`), else none. On the input path, so inlinable and one
+  /// branch when nobody waits.
+  @inlinable
+  package mutating func drained(activeEffects: Int) -> [Waiter]? {
+    guard !idleWaiters.isEmpty, activeEffects == 0 else { return nil }
+    defer { idleWaiters = [] }
+    return idleWaiters
+  }
+}
