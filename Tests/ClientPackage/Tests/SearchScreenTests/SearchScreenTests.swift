@@ -5,7 +5,7 @@ import SearchScreen
 import Testing
 
 @MainActor
-@Suite struct SearchScreenTests {
+@Suite(.timeLimit(.minutes(1))) struct SearchScreenTests {
   @Test func typingDebouncesAndTheLatestQueryWins() async {
     let clock = TestClock()
     let feature = Feature(Search(clock: clock, search: { [$0 + "!"] }), initialState: .init())

@@ -5,7 +5,7 @@ import SignUpForm
 import Testing
 
 @MainActor
-@Suite struct SignUpFormTests {
+@Suite(.timeLimit(.minutes(1))) struct SignUpFormTests {
   @Test func typingEnablesSubmitAndSuccessOpensHome() async {
     let feature = Feature(SignUp(register: { email, _ in "id-\(email)" }), initialState: .init())
     let screen = SignUpScreen(feature: feature)
