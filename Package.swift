@@ -24,11 +24,15 @@ let package = Package(
     .executable(name: "repl", targets: ["repl"]),
   ],
   targets: [
-    .target(name: "ActorMVVM"),
+    // A thread-local marker the job count's self-check reads (C: Swift has no thread-locals).
+    .target(name: "ActorMVVMRuntimeShims"),
+    .target(name: "ActorMVVM", dependencies: ["ActorMVVMRuntimeShims"]),
+    // The load-time constructor that installs the job count in every test process.
+    .target(name: "ActorMVVMTestingBoot", dependencies: ["ActorMVVM"]),
     // Rx-named AsyncSequence operators: a feature runs without them, and an app
     // that uses swift-async-algorithms imports only the set it wants.
     .target(name: "ActorMVVMOperators", dependencies: ["ActorMVVM"]),
-    .target(name: "ActorMVVMTesting", dependencies: ["ActorMVVM"]),
+    .target(name: "ActorMVVMTesting", dependencies: ["ActorMVVM", "ActorMVVMTestingBoot"]),
     // The view bridge: a main-actor Observable model over a Feature.
     .target(name: "ActorMVVMUI", dependencies: ["ActorMVVM"]),
     .target(name: "Networking", dependencies: ["ActorMVVM"]),

@@ -13,6 +13,13 @@ import Storage
 /// embedded). Missing keys are reported, one line each, and only the
 /// screens that need them fail.
 public enum ReplApp {
+  /// Puts the runtime's job count in place (`Quiescence`): a script's
+  /// virtual time and a terminal's acknowledgements both ask it when
+  /// nothing can run. Call it first in `main`, before any task exists.
+  public static func installJobCount() {
+    Quiescence.install()
+  }
+
   /// The store behind `--data-dir DIR` (`DIR/store.json`), or one in memory.
   /// A file whose session or records are of the wrong type is set aside
   /// like a corrupt one; every failed write is reported to `warn` (the app

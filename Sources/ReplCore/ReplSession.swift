@@ -223,7 +223,7 @@ public actor ReplSession {
       // run too: nothing is runnable (the runtime's job count, `Quiescence`;
       // a timer asleep on real time is not runnable).
       await coordinator.settle()
-      _ = await Quiescence.untilIdle()
+      _ = await Quiescence.untilIdle(waitingForTimersWithin: nil)
       await coordinator.settle()
       await self.settle(through: through)
     }
@@ -304,7 +304,7 @@ public actor ReplSession {
       await waitUntilWaitingOnTime()
       await render()
       guard let next = clock.nextDeadline else { return }
-      clock.advance(to: next)
+      await clock.advance(to: next)
     }
   }
 
@@ -321,9 +321,9 @@ public actor ReplSession {
       await waitUntilWaitingOnTime()
       await render()
       guard let next = clock.nextDeadline, next <= target else { break }
-      clock.advance(to: next)
+      await clock.advance(to: next)
     }
-    clock.advance(to: target)
+    await clock.advance(to: target)
     await waitUntilWaitingOnTime()
     await render()
   }

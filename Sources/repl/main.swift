@@ -129,4 +129,7 @@ func main() async -> Int32 {
   return 0
 }
 
+// Before any task exists: the runtime's executors are swapped for the
+// counting ones, which is safe only while nothing else can read them.
+ReplApp.installJobCount()
 exit(await main())

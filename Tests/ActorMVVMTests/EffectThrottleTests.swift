@@ -190,3 +190,73 @@ func scopedThrottleWindows() async {
   await tester.send(.left(.pulled))  // inside the left window: dropped
   await tester.finish()
 }
+
+/// A throttled machine whose runs report the instant they started, and may
+/// hold their answer until a gate opens.
+struct StampedThrottle: StateMachine {
+  let clock: TestClock
+  let answerGate: TestGate
+  struct State: Equatable, Sendable {
+    var started: [String] = []
+    var answers: [String] = []
+  }
+  enum Input: Sendable, Equatable { case arrived(String), started(String), answered(String), reset }
+  typealias Output = Never
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .arrived(let name):
+      let (clock, gate) = (self.clock, answerGate)
+      return .throttle(id: "xs", for: .seconds(10), clock: clock) { send in
+        let seconds = clock.now.offset.components.seconds
+        send(.started("\(name)@\(seconds)"))
+        await gate.wait()
+        send(.answered(name))
+      }
+    case .started(let stamp):
+      state.started.append(stamp)
+      return .none
+    case .answered(let name):
+      state.answers.append(name)
+      return .none
+    case .reset: return .cancel(id: "xs")
+    }
+  }
+}
+
+@Suite("Effect.throttle knows when its held run started")
+struct EffectThrottleHeldStartTests {
+  @Test("An arrival at the instant the held run started opens nothing: a@0, b@10, c@20 (RxSwift's lastSentTime)")
+  func arrivalAtTheHeldRunsStart() async {
+    let clock = TestClock()
+    let gate = TestGate()
+    gate.open()
+    let feature = Feature(StampedThrottle(clock: clock, answerGate: gate), initialState: .init())
+    feature.send(.arrived("a"))
+    await clock.advance(to: .init(offset: .seconds(5)))
+    feature.send(.arrived("b"))  // held for 10
+    await clock.advance(to: .init(offset: .seconds(10)))  // b starts; the instant is over
+    feature.send(.arrived("c"))  // inside b's window: held for 20
+    await clock.advance(to: .init(offset: .seconds(20)))
+    await feature.idle()
+    #expect(await feature.state.started == ["a@0", "b@10", "c@20"])
+    await feature.finish()
+  }
+
+  @Test("cancel(id:) after the held run started leaves it alone: its answer is kept")
+  func cancelLeavesAStartedRun() async {
+    let clock = TestClock()
+    let gate = TestGate()
+    let feature = Feature(StampedThrottle(clock: clock, answerGate: gate), initialState: .init())
+    feature.send(.arrived("a"))
+    await clock.advance(to: .init(offset: .seconds(5)))
+    feature.send(.arrived("b"))  // held for 10
+    await clock.advance(to: .init(offset: .seconds(10)))  // b starts and waits for its answer
+    feature.send(.reset)  // b has started: not cancelled
+    await clock.settle()
+    gate.open()
+    await feature.idle()
+    #expect(await feature.state.answers.sorted() == ["a", "b"])
+    #expect(await feature.state.started == ["a@0", "b@10"])
+    await feature.finish()
+  }
+}

@@ -20,9 +20,12 @@ struct QuiescenceStressTests {
     func add() { value += 1 }
   }
 
-  @Test("Idle is never declared while work is in flight: 200 rounds of tasks spawning tasks and hopping actors")
+  @Test(
+    "Idle is never declared while work is in flight: 200 rounds of tasks spawning tasks, hopping actors and the main actor, yielding, sleeping"
+  )
   func idleMeansNothingRuns() async {
     #expect(Quiescence.install())
+    #expect(Quiescence.wasInstalledAtLoad)
     let inFlight = InFlight()
     let tally = Tally()
     var spawned = 0
@@ -38,11 +41,18 @@ struct QuiescenceStressTests {
             await tally.add()
             inFlight.end()
           }
+          inFlight.begin()
+          Task { @MainActor in
+            await Task.yield()
+            inFlight.end()
+          }
+          await Task.yield()
+          try? await Task.sleep(for: round.isMultiple(of: 2) ? .zero : .microseconds(50))
           await tally.add()
           inFlight.end()
         }
       }
-      #expect(await Quiescence.untilIdle())
+      #expect(await Quiescence.untilIdle() == .idle)
       #expect(inFlight.value == 0, "idle declared in round \(round)")
     }
     #expect(await tally.value == spawned * 2)

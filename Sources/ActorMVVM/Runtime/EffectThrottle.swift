@@ -21,15 +21,19 @@ extension Effect {
   ///   opening the next window then. A window that closes with nothing
   ///   held simply ends.
   /// - **Same instant**, as RxSwift: an arrival exactly when the window
-  ///   closes starts at once, and a run held for that instant is dropped
-  ///   (inputs at an instant are handled before the timers due at it, which
-  ///   a `TestClock` guarantees).
+  ///   closes, before the held run has started, starts at once, and the
+  ///   held run is dropped (inputs at an instant are handled before the
+  ///   timers due at it, which a `TestClock` guarantees). Once the held run
+  ///   has started, its start opened the next window: an arrival at that
+  ///   same instant is held for that window's end (RxSwift's `lastSentTime`).
+  ///   The window knows the run started (the run says so); it does not
+  ///   infer it from the time.
   ///
   /// Admitted runs are independent of one another, as Rx's `throttle`
   /// followed by `flatMap`: one admitted later does not cancel one still
   /// running. ``cancel(id:)`` with `id` forgets the window (the next arrival
   /// starts at once) and cancels a held run that has not started; runs
-  /// already started go on. ``Feature/finish()`` cancels a held run like any
+  /// already started, a held one included, go on and their inputs are kept. ``Feature/finish()`` cancels a held run like any
   /// run.
   ///
   /// Windows are read from `clock.now` when `reduce` returns the effect, so
@@ -126,7 +130,8 @@ enum ThrottleDecision: Sendable {
 protocol ThrottleWindowing: Sendable {
   /// Decides for an arrival now.
   mutating func admit(latest: Bool) -> ThrottleDecision
-  /// The window whose held run has not started yet, if any.
+  /// The window whose held run has not started yet, if any (a started
+  /// one goes on, whatever cancels its id).
   var heldWindow: UInt64? { get }
 }
 
@@ -139,8 +144,10 @@ struct ThrottleWindow<C: Clock>: ThrottleWindowing {
   @usableFromInline var end: C.Instant?
   /// Numbers the windows, so a held run is keyed by its window.
   @usableFromInline var serial: UInt64 = 0
-  /// A run is held for `end`.
-  @usableFromInline var held = false
+  /// The run held for `end`, if any: set by the run itself when its wait
+  /// ends and it starts. The window knows the start; it does not infer it
+  /// from the time (RxSwift's `lastSentTime`, set when the timer fires).
+  @usableFromInline var held: HeldStart?
 
   @inlinable
   init(clock: C, interval: C.Duration) {
@@ -150,31 +157,54 @@ struct ThrottleWindow<C: Clock>: ThrottleWindowing {
 
   @inlinable
   var heldWindow: UInt64? {
-    guard held, let end, clock.now <= end else { return nil }  // after `end` it has started
+    guard let held, !held.hasStarted else { return nil }
     return serial
   }
 
   @inlinable
   mutating func admit(latest: Bool) -> ThrottleDecision {
     let now = clock.now
-    if held, let end, now > end {
-      // The held run started at `end`, which opened the next window.
+    if let held, let end, held.hasStarted || now > end {
+      // The held run started at `end`, which opened the next window. (Past
+      // `end` with its task not yet woken — a real clock's lateness — it is
+      // about to start, at `end` as far as the window is concerned.)
       self.end = end.advanced(by: interval)
       serial &+= 1
-      held = false
+      self.held = nil
+      _ = held
     }
     if let end, now < end {
       guard latest else { return .drop }
-      held = true
+      let start = HeldStart()
+      held = start
       let clock = self.clock
-      return .hold(window: serial, wait: { (try? await clock.sleep(until: end, tolerance: nil)) != nil })
+      return .hold(
+        window: serial,
+        wait: {
+          guard (try? await DeadlineTimer.sleep(on: clock, until: end)) != nil else { return false }
+          start.markStarted()
+          return true
+        })
     }
     let dropped = heldWindow
     end = now.advanced(by: interval)
     serial &+= 1
-    held = false
+    held = nil
     return .now(cancelHeld: dropped)
   }
+}
+
+/// Whether a held throttle run has started: written once by the run, read
+/// by its window on the feature's actor.
+@usableFromInline
+final class HeldStart: Sendable {
+  @usableFromInline let started = Locked(false)
+
+  @inlinable init() {}
+
+  @inlinable var hasStarted: Bool { started.withLock { $0 } }
+
+  @inlinable func markStarted() { started.withLock { $0 = true } }
 }
 
 /// The cancellation id of a throttled run held for the end of its window.

@@ -1,205 +1,559 @@
+import ActorMVVMRuntimeShims
 import Dispatch
-
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 
 /// Knows — does not guess — when nothing in the process can run without
 /// time moving: the one question every virtual-time tool asks
-/// (`TestClock.advance`, `Marble`, the REPL's script clock).
+/// (`TestClock.advance`, `Marble`, `FeatureTimeline`, the REPL's script clock).
 ///
-/// **How.** ``install()`` sets the concurrency runtime's global-enqueue
-/// hooks (`swift_task_enqueueGlobal_hook` and the delayed and main-executor
-/// ones, exported by the runtime on Linux and Apple platforms). From then on
-/// every job that the global concurrent executor or the main executor would
-/// run is counted when it is enqueued and uncounted when it has run; the
-/// hook runs it on the same Dispatch queue the runtime would have used, so
-/// threads, priorities and parallelism stay real (the thread sanitizer still
-/// sees real races). A default actor's queue is drained by one such job, so
-/// actors are counted too. So "idle" — the count at zero — covers the
-/// runtime's own tasks (mailbox drains, effects, operator pumps and timers,
-/// relay deliveries) *and* every `Task {}` the code under test starts.
+/// **How.** ``install()`` replaces the runtime's two executors — the main
+/// executor and the default (global) executor — with counting ones, through
+/// the runtime's executor factory entry point (`_createExecutors(factory:)`,
+/// the same one `-executor-factory` uses). On Swift 6.3 every job reaches
+/// one of those two objects: the runtime's C entry points
+/// (`swift_task_enqueueGlobal`, `…MainExecutor`, `…WithDelay`,
+/// `…WithDeadline`) forward to them, and `Task.yield()`, `Task.sleep`,
+/// `MainActor`'s jobs and default actors' drains call them directly (the
+/// legacy enqueue hooks the previous version used are skipped by the last
+/// three: a main-actor job, a yield and a sleep were invisible). A job is
+/// counted when it is enqueued and uncounted when it has run; it runs on the
+/// Dispatch queue the runtime's own executors use (the main queue, or the
+/// global concurrent queue), so threads, priorities and parallelism stay
+/// real and the thread sanitizer still sees real races.
 ///
-/// **Why process-wide.** A per-test `TaskExecutor` preference (SE-0417)
-/// does not follow an unstructured `Task {}`, and a job's task-locals cannot
-/// be read from the hook, so routing jobs by test is not possible without
-/// missing some. Counting every job is sound: when the whole process is idle,
-/// every test in it is. It costs latency, never correctness: a virtual-time
-/// wait in one test also waits for jobs of tests running beside it, which
-/// end or park. Nothing is captured or serialised; other tests run as
-/// before.
+/// **Which jobs are seen** (each proved at first use by ``selfCheck(_:)``
+/// and by a test): main-actor jobs, jobs on the global pool (every `Task {}`
+/// and default actor), a task resumed after `Task.yield()` (on the pool or
+/// on the main actor), a task resumed after a sleep that is due at once
+/// (counted at once, no timer), a task resumed after a real-time sleep
+/// (counted from when it is due). **Real-time timers are known:** a sleep
+/// on a real clock is a pending timer from the moment it is scheduled; a
+/// wait that asks for it (``untilIdle(waitingForTimersWithin:)``) is not
+/// told "idle" while a timer is due within its horizon. **Not seen:** work
+/// on threads or Dispatch queues of your own, network I/O, and tasks with a
+/// task-executor preference or actors with a custom executor (their
+/// executors are not ours); a sleep on a clock whose `Duration` is not
+/// `Swift.Duration` is handed to the runtime's own executor, unseen until
+/// it resumes. These are "outside": idle is declared while they run, and
+/// what they resume is counted from then on.
 ///
-/// **What is not seen:** work on threads or Dispatch queues of your own,
-/// network I/O, and jobs of actors with a custom executor or of tasks with
-/// a task-executor preference. Like a request on the wire, these are
-/// "outside": idle is declared while they run, and what they resume is
-/// counted from then on. Jobs already queued when ``install()`` runs are
-/// not counted; install before starting the work to be watched (the tools
-/// above do).
+/// **When.** The swap must happen before any task exists: the runtime reads
+/// its executor variables without a lock. A process that links
+/// ActorMVVMTesting installs at load time (a C constructor, before `main`);
+/// the REPL calls ``install()`` as the first statement of its `main`. A
+/// later call installs too, and is documented as unsafe for that reason.
+/// Without an install nothing here runs: an app's executors are the
+/// runtime's own.
 ///
-/// Production code never calls ``install()``: without it nothing here runs.
+/// **Self-check.** The mechanism rests on how this toolchain routes jobs,
+/// which the custom-executor work is still changing. The first
+/// ``untilIdle(waitingForTimersWithin:)`` runs probe jobs along every path
+/// above; if any did not come through a counting executor, every wait
+/// answers ``Idle/unknowable(_:)`` naming the path and the toolchain,
+/// instead of declaring idle while work runs.
 @usableFromInline
 package enum Quiescence {
-  fileprivate typealias Original = @convention(thin) (UnownedJob) -> Void
-  fileprivate typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
-  fileprivate typealias DelayOriginal = @convention(thin) (UInt64, UnownedJob) -> Void
-  fileprivate typealias DelayHook = @convention(thin) (UInt64, UnownedJob, DelayOriginal) -> Void
-  fileprivate typealias DeadlineOriginal =
-    @convention(thin) (Int64, Int64, Int64, Int64, Int32, UnownedJob) -> Void
-  fileprivate typealias DeadlineHook =
-    @convention(thin) (Int64, Int64, Int64, Int64, Int32, UnownedJob, DeadlineOriginal) -> Void
+  /// What a wait for idle learned.
+  package enum Idle: Equatable, Sendable {
+    /// Nothing in the process can run, and no real-time timer is due within
+    /// the wait's horizon.
+    case idle
+    /// The waiting task was cancelled first: nothing is known.
+    case cancelled
+    /// Idleness cannot be known in this process; the text says why.
+    case unknowable(String)
+  }
+
+  /// The real-time horizon the virtual-time tools wait for: a real-time
+  /// timer due within it keeps the process from being idle (it will make
+  /// something runnable without virtual time moving); one due later is
+  /// treated as outside, and named when a wait fails.
+  package static let realTimeHorizon: Duration = .seconds(1)
+
+  private struct Timer {
+    /// Uptime nanoseconds at which the timer is due.
+    let deadline: UInt64
+  }
 
   private struct State {
     var installed = false
-    /// Jobs enqueued through the hooks and not yet run to their end.
+    var installedAtLoad = false
+    /// Jobs enqueued through the counting executors and not yet run to their end.
     var runnable = 0
+    var nextTimer: UInt64 = 0
+    var timers: [UInt64: Timer] = [:]
     var nextWaiter: UInt64 = 0
-    var waiters: [UInt64: UnsafeContinuation<Bool, Never>] = [:]
+    var waiters: [UInt64: Waiter] = [:]
+    var check = Check.notRun
+
+    /// Nothing runnable, and no timer due within `horizon` of `now` (0: timers ignored).
+    func isQuiet(horizon: UInt64, now: UInt64) -> Bool {
+      guard runnable == 0 else { return false }
+      guard horizon > 0 else { return true }
+      let limit = now &+ horizon
+      return !timers.values.contains { $0.deadline <= limit }
+    }
+
+    /// Removes and returns the waiters for whom the process is now quiet.
+    mutating func releaseQuietWaiters(now: UInt64) -> [UnsafeContinuation<Idle, Never>] {
+      var ready: [UnsafeContinuation<Idle, Never>] = []
+      for (id, waiter) in waiters where isQuiet(horizon: waiter.horizon, now: now) {
+        ready.append(waiter.continuation)
+        waiters[id] = nil
+      }
+      return ready
+    }
+  }
+
+  private struct Waiter {
+    let horizon: UInt64
+    let continuation: UnsafeContinuation<Idle, Never>
+  }
+
+  private enum Check {
+    case notRun
+    case running([UnsafeContinuation<Void, Never>])
+    case done(missing: [Path])
   }
 
   private static let state = Locked(State())
 
-  /// Whether the hooks are in place in this process.
+  /// Whether the counting executors are in place in this process.
   package static var isInstalled: Bool { state.withLock { $0.installed } }
 
-  /// Sets the runtime's enqueue hooks, once per process; later calls do
-  /// nothing. Safe to call from any thread. Returns false where the runtime
-  /// exports no hooks (then ``untilIdle()`` cannot know, and says so by
-  /// trapping: a virtual-time tool on such a runtime would be guessing).
+  /// Whether they were installed at load time (by ActorMVVMTesting's constructor).
+  package static var wasInstalledAtLoad: Bool { state.withLock { $0.installedAtLoad } }
+
+  /// Replaces the runtime's main and default executors with the counting
+  /// ones, once per process; later calls do nothing and return true.
+  ///
+  /// Call it before any task exists (first thing in `main`): the runtime
+  /// reads its executor variables without synchronisation, so a swap while
+  /// other threads run tasks is a data race. ActorMVVMTesting does it at
+  /// load time for every test process.
   @discardableResult
   package static func install() -> Bool {
     state.withLock { state -> Bool in
       if state.installed { return true }
-      guard let handle = dlopen(nil, RTLD_NOW),
-        let global = dlsym(handle, "swift_task_enqueueGlobal_hook"),
-        let delay = dlsym(handle, "swift_task_enqueueGlobalWithDelay_hook"),
-        let deadline = dlsym(handle, "swift_task_enqueueGlobalWithDeadline_hook"),
-        let main = dlsym(handle, "swift_task_enqueueMainExecutor_hook")
-      else { return false }
-      // Each hook ignores the runtime's own enqueue (the last argument)
-      // and counts the job instead.
-      global.assumingMemoryBound(to: Hook?.self).pointee = { job, _ in
-        Quiescence.enqueue(job, on: .global())
-      }
-      main.assumingMemoryBound(to: Hook?.self).pointee = { job, _ in
-        Quiescence.enqueue(job, on: .main)
-      }
-      delay.assumingMemoryBound(to: DelayHook?.self).pointee = { nanoseconds, job, _ in
-        Quiescence.enqueue(job, afterNanoseconds: nanoseconds)
-      }
-      deadline.assumingMemoryBound(to: DeadlineHook?.self).pointee = { seconds, nanoseconds, _, _, clock, job, _ in
-        Quiescence.enqueue(job, atSeconds: seconds, nanoseconds: nanoseconds, clock: clock)
-      }
+      _createExecutors(factory: CountingExecutorFactory.self)
       state.installed = true
       return true
     }
   }
 
+  /// ActorMVVMTesting's load-time constructor (see `quiescenceInstallAtLoad`).
+  fileprivate static func installAtLoad() {
+    install()
+    state.withLock { $0.installedAtLoad = true }
+  }
+
   /// Suspends until no counted job is queued or running — the caller's own
-  /// job having ended — and returns true; returns false at once if the
-  /// calling task is cancelled (then nothing is known).
+  /// job having ended — and no real-time timer is due within `horizon`
+  /// (pass `nil` to ignore real-time timers, as the REPL's real-time mode
+  /// does). Returns ``Idle/cancelled`` at once if the calling task is
+  /// cancelled, and ``Idle/unknowable(_:)`` if the executors are not
+  /// installed or the self-check found a path that bypasses them.
   ///
   /// Called from a counted job, it returns once everything else has parked:
   /// its own job counts until the task suspends here.
-  package static func untilIdle() async -> Bool {
-    precondition(isInstalled, "Quiescence.untilIdle() before install(): idleness cannot be known")
+  package static func untilIdle(waitingForTimersWithin horizon: Duration? = realTimeHorizon) async -> Idle {
+    guard isInstalled else {
+      return .unknowable(
+        "Quiescence is not installed: link ActorMVVMTesting (it installs at load), or call install() first in main")
+    }
+    let missing: [Path]
+    if let simulated = simulatedMissingPaths { missing = simulated } else { missing = await checkedPaths() }
+    guard missing.isEmpty else { return .unknowable(message(missing: missing)) }
+    return await waitForIdle(horizon: horizon.map(nanoseconds) ?? 0)
+  }
+
+  private static func waitForIdle(horizon: UInt64) async -> Idle {
     let id = state.withLock { state -> UInt64 in
       state.nextWaiter &+= 1
       return state.nextWaiter
     }
     return await withTaskCancellationHandler {
-      await withUnsafeContinuation { (waiter: UnsafeContinuation<Bool, Never>) in
-        let verdict = state.withLock { state -> Bool? in
-          if Task.isCancelled { return false }
-          if state.runnable == 0 { return true }
-          state.waiters[id] = waiter
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Idle, Never>) in
+        let verdict = state.withLock { state -> Idle? in
+          if Task.isCancelled { return .cancelled }
+          if state.isQuiet(horizon: horizon, now: uptime()) { return .idle }
+          state.waiters[id] = Waiter(horizon: horizon, continuation: continuation)
           return nil
         }
-        if let verdict { waiter.resume(returning: verdict) }
+        if let verdict { continuation.resume(returning: verdict) }
       }
     } onCancel: {
-      let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
-      waiter?.resume(returning: false)
+      state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: .cancelled)
     }
   }
 
-  // MARK: The hooks
-
-  /// Why `@unchecked Sendable` is safe: `UnownedJob` is an unowned
-  /// reference to a job the runtime hands the hook to be run exactly once.
-  /// The hook keeps no other reference: the job moves, whole, to the one
-  /// Dispatch block that runs it (and, for a delayed job, through one
-  /// `asyncAfter` block to that one), which is what the runtime's own global
-  /// executor does with it. Nothing reads or writes the job concurrently, so
-  /// there is nothing to race on. `QuiescenceStressTests.idleMeansNothingRuns`
-  /// drives thousands of jobs through this hand-off under the thread
-  /// sanitizer (`Scripts/stress.sh`), which would report a race here.
-  private struct Handoff: @unchecked Sendable {
-    let job: UnownedJob
+  /// The real-time timers pending now, as durations from now (earliest
+  /// first): for a failed wait's message.
+  package static var pendingTimers: [Duration] {
+    let now = uptime()
+    return state.withLock { state in
+      state.timers.values.map { .nanoseconds(Int64(clamping: $0.deadline &- min($0.deadline, now))) }.sorted()
+    }
   }
 
-  fileprivate static func enqueue(_ job: UnownedJob, on queue: DispatchQueue) {
+  /// "; a real-time timer is pending in 3.2 s (idle waits for those due within 1 s)", or "".
+  package static var pendingTimersNote: String {
+    let pending = pendingTimers
+    guard let first = pending.first else { return "" }
+    return "; \(pending.count) real-time timer(s) pending, the next in \(first) "
+      + "(idle waits only for those due within \(realTimeHorizon))"
+  }
+
+  // MARK: Counting
+
+  private static func enqueued() {
     state.withLock { $0.runnable += 1 }
+  }
+
+  private static func finished() {
+    let now = uptime()
+    let ready = state.withLock { state -> [UnsafeContinuation<Idle, Never>] in
+      state.runnable -= 1
+      guard state.runnable == 0, !state.waiters.isEmpty else { return [] }
+      return state.releaseQuietWaiters(now: now)
+    }
+    for waiter in ready { waiter.resume(returning: .idle) }
+  }
+
+  /// Runs `job` on the global concurrent queue, counted.
+  fileprivate static func runOnPool(_ job: UnownedJob) {
+    enqueued()
     let handoff = Handoff(job: job)
-    let isMain = queue === DispatchQueue.main
-    queue.async {
-      if isMain {
-        handoff.job.runSynchronously(on: MainActor.sharedUnownedExecutor)
-      } else {
-        runOnGenericExecutor(handoff.job, genericExecutor)
-      }
+    DispatchQueue.global().async {
+      actormvvm_quiescence_set_running_path(Path.poolMarker)
+      runOnGenericExecutor(handoff.job, genericExecutor)
+      actormvvm_quiescence_set_running_path(0)
       finished()
     }
   }
 
-  fileprivate static func enqueue(_ job: UnownedJob, afterNanoseconds nanoseconds: UInt64) {
+  /// Runs `job` on the main queue, isolated to the main actor, counted.
+  fileprivate static func runOnMain(_ job: UnownedJob) {
+    enqueued()
     let handoff = Handoff(job: job)
-    // Not counted while the delay runs: a job waiting for real time is not
-    // runnable. Counted from when it is due.
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds))) {
-      enqueue(handoff.job, on: .global())
+    DispatchQueue.main.async {
+      actormvvm_quiescence_set_running_path(Path.mainMarker)
+      handoff.job.runSynchronously(on: CountingMainExecutor.shared.asUnownedSerialExecutor())
+      actormvvm_quiescence_set_running_path(0)
+      finished()
     }
   }
 
-  private static func finished() {
-    let waiters = state.withLock { state -> [UnsafeContinuation<Bool, Never>] in
-      state.runnable -= 1
-      guard state.runnable == 0, !state.waiters.isEmpty else { return [] }
-      defer { state.waiters = [:] }
-      return Array(state.waiters.values)
+  /// Enqueues `job` once `delay` has passed on real time: at once (counted
+  /// now) if it is due; otherwise a pending timer until then.
+  fileprivate static func schedule(_ job: UnownedJob, after delay: Duration, onMain: Bool) {
+    let nanoseconds = nanoseconds(delay)
+    guard nanoseconds > 0 else { return onMain ? runOnMain(job) : runOnPool(job) }
+    let deadline = uptime() &+ nanoseconds
+    let id = state.withLock { state -> UInt64 in
+      state.nextTimer &+= 1
+      state.timers[state.nextTimer] = Timer(deadline: deadline)
+      return state.nextTimer
     }
-    for waiter in waiters { waiter.resume(returning: true) }
+    let handoff = Handoff(job: job)
+    DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline)) {
+      // The timer ends and its job becomes runnable in one step: the count
+      // never reads "no timer, nothing runnable" in between.
+      state.withLock { state in
+        state.timers[id] = nil
+        state.runnable += 1
+      }
+      let queue = onMain ? DispatchQueue.main : DispatchQueue.global()
+      queue.async {
+        let marker = onMain ? Path.mainMarker : Path.poolMarker
+        actormvvm_quiescence_set_running_path(marker)
+        if onMain {
+          handoff.job.runSynchronously(on: CountingMainExecutor.shared.asUnownedSerialExecutor())
+        } else {
+          runOnGenericExecutor(handoff.job, genericExecutor)
+        }
+        actormvvm_quiescence_set_running_path(0)
+        finished()
+      }
+    }
   }
 
-  /// Enqueues `job` once the runtime's clock `clock` reaches the deadline.
-  fileprivate static func enqueue(_ job: UnownedJob, atSeconds seconds: Int64, nanoseconds: Int64, clock: Int32) {
-    enqueue(job, afterNanoseconds: nanosecondsUntil(seconds, nanoseconds, clock: clock))
-  }
-
-  /// The time from now until a deadline on the runtime's clock `clock`
-  /// (1: continuous, 2: suspending, as `swift_get_time` numbers them).
-  private static func nanosecondsUntil(_ seconds: Int64, _ nanoseconds: Int64, clock: Int32) -> UInt64 {
-    var nowSeconds: Int64 = 0
-    var nowNanoseconds: Int64 = 0
-    swiftGetTime(&nowSeconds, &nowNanoseconds, clock)
-    let delta = (seconds - nowSeconds) * 1_000_000_000 + (nanoseconds - nowNanoseconds)
-    return delta > 0 ? UInt64(delta) : 0
+  /// Why `@unchecked Sendable` is safe: `UnownedJob` is an unowned
+  /// reference to a job the runtime hands an executor to be run exactly
+  /// once. The executor keeps no other reference: the job moves, whole, to
+  /// the one Dispatch block that runs it (for a timer, through one
+  /// `asyncAfter` block to that one), which is what the runtime's own
+  /// Dispatch executors do with it. Nothing reads or writes the job
+  /// concurrently, so there is nothing to race on.
+  /// `QuiescenceStressTests.idleMeansNothingRuns` drives thousands of jobs
+  /// (pool, main actor, yields, timers) through this hand-off under the
+  /// thread sanitizer (`Scripts/stress.sh`), which would report a race here.
+  private struct Handoff: @unchecked Sendable {
+    let job: UnownedJob
   }
 
   /// The runtime's generic executor (`SerialExecutorRef::generic()`: no
   /// identity, no witness table), which the global executor runs jobs on.
   private static let genericExecutor = unsafeBitCast((0, 0), to: UnownedSerialExecutor.self)
+
+  private static func nanoseconds(_ duration: Duration) -> UInt64 {
+    let (seconds, attoseconds) = duration.components
+    guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return 0 }
+    let total = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+    return total >= Double(UInt64.max) ? .max : UInt64(max(total, 0))
+  }
+
+  private static func uptime() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+  // MARK: Self-check
+
+  /// A path a job can take to run, which the count must see.
+  package enum Path: String, CaseIterable, Sendable {
+    case globalPool = "a job on the global pool (Task {})"
+    case defaultActor = "a default actor's job"
+    case mainActor = "a main-actor job"
+    case afterYield = "a task resumed after Task.yield()"
+    case mainActorAfterYield = "a main-actor task resumed after Task.yield()"
+    case afterZeroSleep = "a task resumed after a sleep due at once"
+    case afterTimer = "a task resumed after a real-time sleep"
+
+    fileprivate static let poolMarker: Int32 = 1
+    fileprivate static let mainMarker: Int32 = 2
+  }
+
+  /// A probe: runs a job along one path and says whether it ran inside a
+  /// counting executor (on the pool or the main actor, as the path needs).
+  package typealias Probe = @Sendable () async -> Bool
+
+  /// The probes for every ``Path``.
+  package static let probes: [(Path, Probe)] = [
+    (.globalPool, { await Task.detached { runningOnPool }.value }),
+    (.defaultActor, { await ProbeActor().runningOnPool() }),
+    (.mainActor, { await Task { @MainActor in runningOnMain }.value }),
+    (
+      .afterYield,
+      {
+        await Task.detached {
+          await Task.yield()
+          return runningOnPool
+        }.value
+      }
+    ),
+    (
+      .mainActorAfterYield,
+      {
+        await Task { @MainActor in
+          await Task.yield()
+          return runningOnMain
+        }.value
+      }
+    ),
+    (
+      .afterZeroSleep,
+      {
+        await Task.detached {
+          try? await Task.sleep(for: .zero)
+          return runningOnPool
+        }.value
+      }
+    ),
+    (
+      .afterTimer,
+      {
+        await Task.detached {
+          try? await Task.sleep(for: .milliseconds(1))
+          return runningOnPool
+        }.value
+      }
+    ),
+  ]
+
+  private static var runningOnPool: Bool { actormvvm_quiescence_running_path() == Path.poolMarker }
+  private static var runningOnMain: Bool { actormvvm_quiescence_running_path() == Path.mainMarker }
+
+  /// Whether the calling code runs in a job the counting pool executor
+  /// started: for probes written by tests.
+  package static var isRunningOnCountedPool: Bool { runningOnPool }
+
+  private actor ProbeActor {
+    func runningOnPool() -> Bool { Quiescence.runningOnPool }
+  }
+
+  /// Runs `probes` and returns the paths whose job did not come through a
+  /// counting executor (in `probes`' order).
+  package static func selfCheck(_ probes: [(Path, Probe)] = probes) async -> [Path] {
+    var missing: [Path] = []
+    for (path, probe) in probes where await !probe() { missing.append(path) }
+    return missing
+  }
+
+  /// The self-check's verdict for this process: run by the first caller,
+  /// awaited by the others, kept.
+  private static func checkedPaths() async -> [Path] {
+    enum Next { case run, wait, done([Path]) }
+    let next = state.withLock { state -> Next in
+      switch state.check {
+      case .notRun:
+        state.check = .running([])
+        return .run
+      case .running: return .wait
+      case .done(let missing): return .done(missing)
+      }
+    }
+    switch next {
+    case .done(let missing): return missing
+    case .wait:
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        let done = state.withLock { state -> Bool in
+          guard case .running(var waiting) = state.check else { return true }
+          waiting.append(continuation)
+          state.check = .running(waiting)
+          return false
+        }
+        if done { continuation.resume() }
+      }
+      return await checkedPaths()
+    case .run:
+      let missing = await selfCheck()
+      let waiting = state.withLock { state -> [UnsafeContinuation<Void, Never>] in
+        defer { state.check = .done(missing: missing) }
+        if case .running(let waiting) = state.check { return waiting }
+        return []
+      }
+      for continuation in waiting { continuation.resume() }
+      return missing
+    }
+  }
+
+  /// For tests of the tools' reaction to a broken runtime: set on a task,
+  /// every wait made by it and its children answers as if the self-check
+  /// had found these paths not taken. Scoped to the task, so tests running
+  /// beside it are untouched.
+  @TaskLocal package static var simulatedMissingPaths: [Path]?
+
+  /// What every wait says when the self-check found paths not taken.
+  package static func message(missing: [Path]) -> String {
+    """
+    Quiescence cannot know when this process is idle: on this toolchain (\(toolchain)) \
+    \(missing.map(\.rawValue).joined(separator: ", ")) did not run through its counting executors, \
+    so virtual time would declare idle while that work runs. The runtime's executor routing has \
+    changed; Quiescence.swift says which paths it relies on.
+    """
+  }
+
+  /// The toolchain this was compiled with, for the self-check's message.
+  package static var toolchain: String {
+    #if compiler(>=6.5)
+      let version = "Swift 6.5 or later"
+    #elseif compiler(>=6.4)
+      let version = "Swift 6.4"
+    #elseif compiler(>=6.3)
+      let version = "Swift 6.3"
+    #else
+      let version = "Swift before 6.3"
+    #endif
+    #if os(Linux)
+      return version + ", Linux"
+    #elseif canImport(Darwin)
+      return version + ", Darwin"
+    #else
+      return version
+    #endif
+  }
+}
+
+// MARK: The counting executors
+
+/// The executors ``Quiescence/install()`` puts in place of the runtime's.
+private struct CountingExecutorFactory: ExecutorFactory {
+  static var mainExecutor: any MainExecutor { CountingMainExecutor.shared }
+  static var defaultExecutor: any TaskExecutor { CountingPoolExecutor.shared }
+}
+
+/// A counting executor's timers: a sleep on a clock measured in
+/// `Swift.Duration` becomes a `Quiescence` timer (pending until due, then a
+/// counted job); any other clock's goes to the runtime's executor.
+private protocol CountingScheduler: SchedulingExecutor {
+  /// Whether the executor's jobs run on the main actor.
+  var runsOnMain: Bool { get }
+  /// The runtime's executor, for clocks whose durations are not `Swift.Duration`.
+  var runtimeScheduling: any SchedulingExecutor { get }
+}
+
+extension CountingScheduler {
+  func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
+    guard let delay = delay as? Duration else {
+      return runtimeScheduling.enqueue(job, after: delay, tolerance: tolerance, clock: clock)
+    }
+    Quiescence.schedule(UnownedJob(job), after: delay, onMain: runsOnMain)
+  }
+
+  func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
+    guard let delay = clock.now.duration(to: instant) as? Duration else {
+      return runtimeScheduling.enqueue(job, at: instant, tolerance: tolerance, clock: clock)
+    }
+    Quiescence.schedule(UnownedJob(job), after: delay, onMain: runsOnMain)
+  }
+}
+
+/// The default executor: counts each job and runs it on the global
+/// concurrent queue, as the runtime's Dispatch executor does. No state of
+/// its own (all of it is `Quiescence`'s, behind its lock), so `Sendable`.
+private final class CountingPoolExecutor: TaskExecutor, CountingScheduler {
+  static let shared = CountingPoolExecutor()
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    Quiescence.runOnPool(UnownedJob(job))
+  }
+
+  let runsOnMain = false
+
+  /// The runtime's own default executor, for sleeps on clocks whose
+  /// durations are not `Swift.Duration` (outside the count).
+  var runtimeScheduling: any SchedulingExecutor {
+    guard let executor = PlatformExecutorFactory.defaultExecutor as? any SchedulingExecutor else {
+      fatalError("the runtime's default executor cannot schedule")
+    }
+    return executor
+  }
+}
+
+/// The main executor: counts each job and runs it on the main queue,
+/// isolated to the main actor; runs the main queue as the runtime's does.
+/// No state of its own, so `Sendable`.
+private final class CountingMainExecutor: MainExecutor, CountingScheduler {
+  static let shared = CountingMainExecutor()
+
+  private var runtimeExecutor: any MainExecutor { PlatformExecutorFactory.mainExecutor }
+
+  func run() throws { try runtimeExecutor.run() }
+  func stop() { runtimeExecutor.stop() }
+  var isMainExecutor: Bool { true }
+  func checkIsolated() { runtimeExecutor.checkIsolated() }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    Quiescence.runOnMain(UnownedJob(job))
+  }
+
+  let runsOnMain = true
+
+  /// The runtime's main executor, for sleeps on clocks whose durations are
+  /// not `Swift.Duration` (outside the count).
+  var runtimeScheduling: any SchedulingExecutor {
+    guard let executor = runtimeExecutor as? any SchedulingExecutor else {
+      fatalError("the runtime's main executor cannot schedule")
+    }
+    return executor
+  }
+}
+
+/// Called by ActorMVVMTesting's C constructor when a test process loads,
+/// before any task exists.
+@_cdecl("actormvvm_quiescence_install_at_load")
+func quiescenceInstallAtLoad() {
+  Quiescence.installAtLoad()
 }
 
 /// Runs a job as the runtime's global executor does.
 @_silgen_name("swift_job_run")
 private func runOnGenericExecutor(_ job: UnownedJob, _ executor: UnownedSerialExecutor)
-
-/// The current time on one of the runtime's clocks.
-@_silgen_name("swift_get_time")
-private func swiftGetTime(
-  _ seconds: UnsafeMutablePointer<Int64>, _ nanoseconds: UnsafeMutablePointer<Int64>, _ clock: Int32)

@@ -61,7 +61,7 @@ extension OperatorCore where Machine: TimedStateMachine {
     spawn(immediate: true) { core in
       var deadline = deadline
       while true {
-        do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+        do { try await DeadlineTimer.sleep(on: clock, until: deadline) } catch { return }
         let delivery = core.deliver(.timerFired(at: clock.now))
         guard delivery.open, case .rearm(let next)? = delivery.command else { return }
         deadline = next
