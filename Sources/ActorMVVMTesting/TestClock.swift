@@ -133,6 +133,9 @@ public final class TestClock: Clock, Sendable {
     case .unknowable(let why):
       Issue.record("TestClock cannot move time: \(why)", sourceLocation: sourceLocation)
       return false
+    case .busy(let why):
+      Issue.record("TestClock waited for idle, but \(why)", sourceLocation: sourceLocation)
+      return false
     }
   }
 

@@ -184,3 +184,28 @@ private final class OutsideExecutor: TaskExecutor {
     queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
   }
 }
+
+/// A wait stalled by work that never parks ends at its bound and names it.
+@Suite("A stalled wait says what keeps the process busy")
+struct StallTests {
+  @Test("A task yielding forever: the wait fails at its bound, naming the task enqueued most, instead of hanging")
+  func yieldSpinnerIsNamed() async {
+    let clock = TestClock()
+    let spinner = Task.detached {
+      while !Task.isCancelled { await Task.yield() }
+    }
+    await Quiescence.$stallBound.withValue(.milliseconds(300)) {
+      await withKnownIssue {
+        #expect(await clock.settle() == false)
+      } matching: { issue in
+        issue.comments.contains { comment in
+          comment.rawValue.contains("never idle") && comment.rawValue.contains("enqueued")
+            && comment.rawValue.contains("times")
+        }
+      }
+    }
+    spinner.cancel()
+    await spinner.value
+    #expect(await clock.settle())  // once it stops, idle is known again
+  }
+}

@@ -45,6 +45,15 @@ import Dispatch
 /// Without an install nothing here runs: an app's executors are the
 /// runtime's own.
 ///
+/// **Why process-wide, and what a stall says.** A job's task-locals cannot
+/// be read where it is enqueued, and a task-executor preference is not
+/// inherited by an unstructured `Task {}`, so jobs cannot be told apart by
+/// test: idle is the whole process's. Work that never parks (a task
+/// yielding in a loop) therefore keeps every wait in the process waiting;
+/// a wait that has not seen idle within ``stallBound`` (10 s) ends with
+/// ``Idle/busy(_:)``, naming the tasks enqueued most meanwhile, instead of
+/// hanging.
+///
 /// **Self-check.** The mechanism rests on how this toolchain routes jobs,
 /// which the custom-executor work is still changing. The first
 /// ``untilIdle(waitingForTimersWithin:)`` runs probe jobs along every path
@@ -62,7 +71,17 @@ package enum Quiescence {
     case cancelled
     /// Idleness cannot be known in this process; the text says why.
     case unknowable(String)
+    /// The process never stopped working for ``stallBound``: something
+    /// keeps a job runnable (a task that yields in a loop, or a sequence
+    /// pulled forever). The text names the tasks enqueued most meanwhile.
+    case busy(String)
   }
+
+  /// How long a wait for idle lasts, at most, while work never stops: a
+  /// bound against a hang, not a pause for things to settle (a wait that
+  /// reaches idle returns as soon as it does).
+  /// (A task-local, so a test of the bound itself can shorten it for its own waits.)
+  @TaskLocal package static var stallBound: Duration = .seconds(10)
 
   /// The real-time horizon the virtual-time tools wait for: a real-time
   /// timer due within it keeps the process from being idle (it will make
@@ -85,6 +104,10 @@ package enum Quiescence {
     var nextWaiter: UInt64 = 0
     var waiters: [UInt64: Waiter] = [:]
     var check = Check.notRun
+    /// Set while a wait has lasted a while: enqueues are then tallied by
+    /// task, to name what keeps the process busy if the wait stalls.
+    var sampling = 0
+    var tally: [UInt64: Int] = [:]
 
     /// Nothing runnable, and no timer due within `horizon` of `now` (0: timers ignored).
     func isQuiet(horizon: UInt64, now: UInt64) -> Bool {
@@ -180,10 +203,49 @@ package enum Quiescence {
           state.waiters[id] = Waiter(horizon: horizon, continuation: continuation)
           return nil
         }
-        if let verdict { continuation.resume(returning: verdict) }
+        if let verdict { return continuation.resume(returning: verdict) }
+        watch(waiter: id, bound: stallBound)
       }
     } onCancel: {
       state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: .cancelled)
+    }
+  }
+
+  /// A watchdog on Dispatch (outside the count, so it never keeps the
+  /// process busy): after a second of waiting it starts tallying enqueues
+  /// by task; at ``stallBound`` it ends the wait with ``Idle/busy(_:)``,
+  /// naming the tasks enqueued most. Nothing if the wait has ended.
+  private static func watch(waiter id: UInt64, bound: Duration) {
+    let bound = Int(clamping: nanoseconds(bound))
+    let start = DispatchTime.now()
+    DispatchQueue.global().asyncAfter(deadline: start + .nanoseconds(min(1_000_000_000, bound / 2))) {
+      let sampling = state.withLock { state -> Bool in
+        guard state.waiters[id] != nil else { return false }
+        state.sampling += 1
+        return true
+      }
+      guard sampling else { return }
+      DispatchQueue.global().asyncAfter(deadline: start + .nanoseconds(bound)) {
+        let (waiter, busiest) = state.withLock { state -> (Waiter?, [(UInt64, Int)]) in
+          state.sampling -= 1
+          let busiest = state.tally.sorted { $0.value > $1.value }.prefix(3).map { ($0.key, $0.value) }
+          if state.sampling == 0 { state.tally = [:] }
+          return (state.waiters.removeValue(forKey: id), busiest)
+        }
+        guard let waiter else { return }
+        let named = busiest.map { id, count in
+          id == 0
+            ? "continuation jobs of no task (Task.yield() or a sleep resuming), \(count) times"
+            : "task \(id) (enqueued \(count) times)"
+        }.joined(separator: ", ")
+        waiter.continuation.resume(
+          returning: .busy(
+            """
+            the process was never idle for \(Duration.nanoseconds(bound)): work that never parks keeps every \
+            virtual-time wait in the process waiting (a task yielding in a loop, a sequence pulled \
+            forever); enqueued most since the wait began: \(named.isEmpty ? "nothing recorded" : named)
+            """))
+      }
     }
   }
 
@@ -206,8 +268,11 @@ package enum Quiescence {
 
   // MARK: Counting
 
-  private static func enqueued() {
-    state.withLock { $0.runnable += 1 }
+  private static func enqueued(_ job: UnownedJob) {
+    state.withLock { state in
+      state.runnable += 1
+      if state.sampling > 0 { state.tally[jobTaskID(job), default: 0] += 1 }
+    }
   }
 
   private static func finished() {
@@ -222,7 +287,7 @@ package enum Quiescence {
 
   /// Runs `job` on the global concurrent queue, counted.
   fileprivate static func runOnPool(_ job: UnownedJob) {
-    enqueued()
+    enqueued(job)
     let handoff = Handoff(job: job)
     DispatchQueue.global().async {
       actormvvm_quiescence_set_running_path(Path.poolMarker)
@@ -234,7 +299,7 @@ package enum Quiescence {
 
   /// Runs `job` on the main queue, isolated to the main actor, counted.
   fileprivate static func runOnMain(_ job: UnownedJob) {
-    enqueued()
+    enqueued(job)
     let handoff = Handoff(job: job)
     DispatchQueue.main.async {
       actormvvm_quiescence_set_running_path(Path.mainMarker)
@@ -553,6 +618,10 @@ private final class CountingMainExecutor: MainExecutor, CountingScheduler {
 func quiescenceInstallAtLoad() {
   Quiescence.installAtLoad()
 }
+
+/// The id of the task a job belongs to (the job's own id if it is not a task).
+@_silgen_name("swift_task_getJobTaskId")
+private func jobTaskID(_ job: UnownedJob) -> UInt64
 
 /// Runs a job as the runtime's global executor does.
 @_silgen_name("swift_job_run")
