@@ -1,4 +1,5 @@
 import ActorMVVM
+import Dispatch
 import Testing
 
 /// Tests a `StateMachine` transition by transition: our take on TCA's
@@ -240,15 +241,33 @@ public actor FeatureTester<Machine: StateMachine> {
     }
   }
 
-  /// Waits until every running effect has ended (at most `timeout`),
-  /// handling what they fed back as unasserted inputs (which `finish` then
-  /// reports).
-  public func settle(timeout: Duration = .seconds(5)) async {
+  /// Waits until every running effect has ended, handling what they fed
+  /// back as unasserted inputs (which `finish` then reports). Never hangs
+  /// and never passes silently: if an effect is still running once
+  /// `timeout` of real time has passed with nothing fed back (a guard
+  /// against a hang, not a pause for things to settle), it records a test
+  /// failure naming the effects still running — an effect that never ends
+  /// (a live query, a timer) is ended with ``cancelEffects()`` or an input
+  /// that cancels it first. Returns at once if the calling task is cancelled.
+  public func settle(timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async {
+    guard await !settled(timeout: timeout), !Task.isCancelled else { return }
+    Issue.record(
+      """
+      settle() gave up after \(timeout) with \(runner.liveCount) effect(s) still running: \
+      \(runner.liveDescriptions.joined(separator: ", ")); an effect that never ends needs \
+      cancelEffects() or an input that cancels it before settle()\(clockHint)
+      """, sourceLocation: sourceLocation)
+  }
+
+  /// Waits until every running effect has ended; false if `timeout` passed
+  /// with one still running, or the task was cancelled.
+  private func settled(timeout: Duration) async -> Bool {
     collect()
     while runner.liveCount > 0, await inbox.wait(timeout: timeout) {
       collect()
     }
     collect()
+    return runner.liveCount == 0
   }
 
   /// Ends the test: waits up to `timeout` for running effects to return
@@ -259,7 +278,7 @@ public actor FeatureTester<Machine: StateMachine> {
   /// ``cancelEffects()`` first.
   public func finish(timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async {
     finished = true
-    await settle(timeout: timeout)
+    _ = await settled(timeout: timeout)
     if exhaustivity == .on {
       if !pendingOutputs.isEmpty {
         Issue.record(
@@ -272,7 +291,10 @@ public actor FeatureTester<Machine: StateMachine> {
       }
       if runner.liveCount > 0 {
         Issue.record(
-          "\(runner.liveCount) effect(s) still running \(timeout) after the end of the test\(clockHint)",
+          """
+          \(runner.liveCount) effect(s) still running \(timeout) after the end of the test: \
+          \(runner.liveDescriptions.joined(separator: ", "))\(clockHint)
+          """,
           sourceLocation: sourceLocation)
       }
     }
@@ -373,59 +395,78 @@ public actor FeatureTester<Machine: StateMachine> {
 }
 
 /// Messages from effects, collected under a lock until the tester reads them.
-final class Inbox<Input: Sendable>: Sendable {
+package final class Inbox<Input: Sendable>: Sendable {
   private struct State {
     var messages: [EffectMessage<Input>] = []
-    var waiter: CheckedContinuation<Bool, Never>?
+    var nextWait: UInt64 = 0
+    var waiter: (id: UInt64, continuation: UnsafeContinuation<Bool, Never>)?
   }
 
   private let state = Locked(State())
 
-  func push(_ message: EffectMessage<Input>) {
+  /// An empty inbox.
+  package init() {}
+
+  package func push(_ message: EffectMessage<Input>) {
     let waiter = state.withLock { state in
       state.messages.append(message)
       defer { state.waiter = nil }
       return state.waiter
     }
-    waiter?.resume(returning: true)
+    waiter?.continuation.resume(returning: true)
   }
 
-  func drain() -> [EffectMessage<Input>] {
+  package func drain() -> [EffectMessage<Input>] {
     state.withLock { state in
       defer { state.messages = [] }
       return state.messages
     }
   }
 
-  /// Waits until a message is pending. Returns false if `timeout` passes first.
-  func wait(timeout: Duration) async -> Bool {
-    await withTaskGroup(of: Bool.self) { group in
-      group.addTask {
-        await withCheckedContinuation { continuation in
-          let ready = self.state.withLock { state -> Bool in
-            if !state.messages.isEmpty { return true }
-            state.waiter = continuation
-            return false
-          }
-          if ready { continuation.resume(returning: true) }
-        }
-      }
-      group.addTask {
-        // A deadline against a hang, not a pause for things to settle.
-        try? await ContinuousClock().sleep(for: timeout)
-        return false
-      }
-      let first = await group.next() ?? false
-      group.cancelAll()
-      if !first {
-        // Release the waiting child so the group can return.
-        let waiter = state.withLock { state in
-          defer { state.waiter = nil }
-          return state.waiter
-        }
-        waiter?.resume(returning: false)
-      }
-      return first
+  /// Waits until a message is pending: true then; false if `timeout` of
+  /// real time passes first or the task is cancelled. One waiter at a time.
+  ///
+  /// No wake-up is lost: the waiter registers and checks for messages in one
+  /// step under the lock, and the deadline (a Dispatch timer, outside the
+  /// job count, so it never keeps virtual time from knowing idle) and
+  /// cancellation resume only the wait they belong to, if it is still
+  /// registered. `timeout: .zero` reports at once whether a message is there.
+  package func wait(timeout: Duration) async -> Bool {
+    let id = state.withLock { state -> UInt64 in
+      state.nextWait &+= 1
+      return state.nextWait
     }
+    return await withTaskCancellationHandler {
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+        let verdict = state.withLock { state -> Bool? in
+          if !state.messages.isEmpty { return true }
+          if Task.isCancelled || timeout <= .zero { return false }
+          state.waiter = (id, continuation)
+          return nil
+        }
+        if let verdict { return continuation.resume(returning: verdict) }
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 0))) {
+          // Expired through a task, so it queues behind the effects' work
+          // on the cooperative pool: a pool that other tests starve (by
+          // blocking its threads) delays the bound too, instead of letting
+          // it fire while the effect's answer waits for a thread.
+          Task { self.expire(id) }
+        }
+      }
+    } onCancel: {
+      expire(id)
+    }
+  }
+
+  /// Ends wait `id` with false, if it is still waiting.
+  private func expire(_ id: UInt64) {
+    let waiter = state.withLock { state -> UnsafeContinuation<Bool, Never>? in
+      guard let waiter = state.waiter, waiter.id == id else { return nil }
+      state.waiter = nil
+      return waiter.continuation
+    }
+    waiter?.resume(returning: false)
   }
 }

@@ -84,6 +84,15 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     live.values.map { $0.task } + winding.values
   }
 
+  /// What is still running, for a wait that gives up: each started live
+  /// run's cancellation id ("an effect with no id" otherwise), and the runs
+  /// recorded but not started yet.
+  package var liveDescriptions: [String] {
+    var names = live.keys.sorted().map { live[$0]?.id.map { "\($0)" } ?? "an effect with no id" }
+    if pendingLive > 0 { names.append("\(pendingLive) effect(s) not started yet") }
+    return names
+  }
+
   /// The generations of the started runs that are live.
   @inlinable
   package var liveGenerations: [UInt64] { Array(live.keys) }

@@ -24,7 +24,8 @@ public final class LifetimeCounters: Sendable {
   @usableFromInline let subscriptionCount = Atomic<Int>(0)
 
   /// Tasks in ``waitForFeatures(atMost:)``, and the count each waits for.
-  private let featureWaiters = Mutex<[(atMost: Int, continuation: CheckedContinuation<Void, Never>)]>([])
+  private let featureWaiters = Mutex<[(id: UInt64, atMost: Int, continuation: CheckedContinuation<Void, Never>)]>([])
+  private let nextWaiter = Atomic<UInt64>(0)
   /// Whether ``featureWaiters`` may be non-empty: the deinit looks at the
   /// waiters only when it is set, so it costs one load otherwise.
   private let featureWaiterFlag = Atomic<Bool>(false)
@@ -34,19 +35,30 @@ public final class LifetimeCounters: Sendable {
 
   /// Returns once at most `count` features counted here are alive: the
   /// gate for "every feature was released", with no polling. Waits as long
-  /// as it takes; a feature that is never released keeps it waiting (give
-  /// the test a time limit).
+  /// as it takes — a feature that is never released keeps it waiting — but
+  /// returns at once when its task is cancelled, so a test's `.timeLimit`
+  /// ends it (read ``features`` afterwards to know which way it returned).
   public func waitForFeatures(atMost count: Int) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let done = featureWaiters.withLock { waiters -> Bool in
-        // Raise the flag before reading the count: a release that misses
-        // the flag has already lowered the count this reads.
-        featureWaiterFlag.store(true, ordering: .sequentiallyConsistent)
-        guard featureCount.load(ordering: .sequentiallyConsistent) > count else { return true }
-        waiters.append((count, continuation))
-        return false
+    let id = nextWaiter.add(1, ordering: .relaxed).newValue
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let done = featureWaiters.withLock { waiters -> Bool in
+          if Task.isCancelled { return true }
+          // Raise the flag before reading the count: a release that misses
+          // the flag has already lowered the count this reads.
+          featureWaiterFlag.store(true, ordering: .sequentiallyConsistent)
+          guard featureCount.load(ordering: .sequentiallyConsistent) > count else { return true }
+          waiters.append((id, count, continuation))
+          return false
+        }
+        if done { continuation.resume() }
       }
-      if done { continuation.resume() }
+    } onCancel: {
+      let waiter = featureWaiters.withLock { waiters -> CheckedContinuation<Void, Never>? in
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return waiters.remove(at: index).continuation
+      }
+      waiter?.resume()
     }
   }
 
