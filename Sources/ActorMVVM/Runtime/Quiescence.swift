@@ -16,10 +16,14 @@ import Dispatch
 /// `MainActor`'s jobs and default actors' drains call them directly (the
 /// legacy enqueue hooks the previous version used are skipped by the last
 /// three: a main-actor job, a yield and a sleep were invisible). A job is
-/// counted when it is enqueued and uncounted when it has run; it runs on the
-/// Dispatch queue the runtime's own executors use (the main queue, or the
-/// global concurrent queue), so threads, priorities and parallelism stay
-/// real and the thread sanitizer still sees real races.
+/// counted when it is enqueued and uncounted when it has run; it runs on
+/// Dispatch as the runtime's own executors do — a main-actor job on the main
+/// queue, any other on the global concurrent queue — so threads and
+/// parallelism stay real and the thread sanitizer still sees real races.
+/// (Two differences from the runtime's pool, which test processes alone
+/// see: every job runs at the default quality of service, and the pool is
+/// Dispatch's global queue rather than the runtime's own queue of one
+/// thread per core.)
 ///
 /// **Which jobs are seen** (each proved at first use by ``selfCheck(_:)``
 /// and by a test): main-actor jobs, jobs on the global pool (every `Task {}`
