@@ -222,14 +222,18 @@ package enum Quiescence {
   private static func watch(waiter id: UInt64, bound: Duration) {
     let bound = Int(clamping: nanoseconds(bound))
     let start = DispatchTime.now()
-    DispatchQueue.global().asyncAfter(deadline: start + .nanoseconds(min(1_000_000_000, bound / 2))) {
+    // The user-interactive global queue: its threads are not the ones the
+    // counted jobs run on (all at the default quality of service), so a
+    // pool saturated by the very work that never parks does not delay it.
+    let watchdog = DispatchQueue.global(qos: .userInteractive)
+    watchdog.asyncAfter(deadline: start + .nanoseconds(min(1_000_000_000, bound / 2))) {
       let sampling = state.withLock { state -> Bool in
         guard state.waiters[id] != nil else { return false }
         state.sampling += 1
         return true
       }
       guard sampling else { return }
-      DispatchQueue.global().asyncAfter(deadline: start + .nanoseconds(bound)) {
+      watchdog.asyncAfter(deadline: start + .nanoseconds(bound)) {
         let (waiter, busiest) = state.withLock { state -> (Waiter?, [(UInt64, Int)]) in
           state.sampling -= 1
           let busiest = state.tally.sorted { $0.value > $1.value }.prefix(3).map { ($0.key, $0.value) }
