@@ -30,10 +30,10 @@ import Testing
 ///   of their instant. So two things due at one instant happen in one
 ///   order on every run, and an element a sleeper produces at a timeout's
 ///   deadline is in time.
-/// - **Real time.** A wait is not told "nothing can run" while a real-time
-///   timer of the process (a `Task.sleep` on a real clock) is due within a
-///   second: it waits for it. A later one is treated as outside, and a
-///   failed wait names it.
+/// - **Real time.** A gate does not fail while a real-time timer of the
+///   process (a `Task.sleep` on a real clock) is due within a second: it
+///   awaits the timers pending then and looks again. A later one is
+///   outside, and a failed wait names it.
 /// - **Self-check.** If this toolchain routes a kind of job around the
 ///   job count, every wait and `advance` records a failure naming it and
 ///   returns, instead of moving time on a guess.
@@ -127,7 +127,17 @@ public final class TestClock: Clock, Sendable {
   /// the task was cancelled, or, recording a test failure that says why,
   /// when idleness cannot be known in this process.
   func quiet(sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
-    switch await Quiescence.untilIdle() {
+    report(await Quiescence.untilIdle(), sourceLocation: sourceLocation)
+  }
+
+  /// ``quiet(sourceLocation:)`` after the real-time timers pending now and
+  /// due within `bound` have fired.
+  func quiet(afterTimersDueWithin bound: Duration, sourceLocation: SourceLocation) async -> Bool {
+    report(await Quiescence.untilIdle(afterTimersDueWithin: bound), sourceLocation: sourceLocation)
+  }
+
+  private func report(_ idle: Quiescence.Idle, sourceLocation: SourceLocation) -> Bool {
+    switch idle {
     case .idle: return true
     case .cancelled: return false
     case .unknowable(let why):
@@ -213,6 +223,7 @@ public final class TestClock: Clock, Sendable {
     describing description: String = "a condition on the sleepers",
     sourceLocation: SourceLocation = #_sourceLocation
   ) async -> Bool {
+    var lookAhead = Quiescence.realTimeHorizon
     while true {
       // The version first: a change after it is read bumps it, so the
       // deadlines read next can never be older than the version says.
@@ -229,6 +240,15 @@ public final class TestClock: Clock, Sendable {
       let after = timeline.sleeperDeadlines
       if isOpen(after) { return true }
       if stillAdvancing { continue }
+      // Nothing can run now; a real-time timer due soon will make something
+      // runnable without virtual time moving. Await the ones pending now,
+      // at most `realTimeLookAhead` in all, before concluding.
+      if lookAhead > .zero, Quiescence.hasTimer(dueWithin: lookAhead) {
+        let started = ContinuousClock.now
+        guard await quiet(afterTimersDueWithin: lookAhead, sourceLocation: sourceLocation) else { return false }
+        lookAhead -= ContinuousClock.now - started
+        continue
+      }
       Issue.record(
         """
         TestClock at \(now) waited for \(description), but nothing can run and it never came; \

@@ -223,7 +223,7 @@ public actor ReplSession {
       // run too: nothing is runnable (the runtime's job count, `Quiescence`;
       // a timer asleep on real time is not runnable).
       await coordinator.settle()
-      _ = await Quiescence.untilIdle(waitingForTimersWithin: nil)
+      _ = await Quiescence.untilIdle()
       await coordinator.settle()
       await self.settle(through: through)
     }

@@ -63,6 +63,16 @@ struct JobCountTests {
     task.cancel()
   }
 
+  @Test("A cancelled real-time sleep's timer, still pending, does not keep the process from idle")
+  func cancelledSleepIsNotWaitedFor() async {
+    let sleeper = Task { try await Task.sleep(for: .seconds(5)) }
+    sleeper.cancel()
+    _ = try? await sleeper.value
+    #expect(await Quiescence.untilIdle() == .idle)
+    // Idle came while the timer was still pending: it did not wait for it.
+    #expect(Quiescence.hasTimer(dueWithin: .seconds(10)))
+  }
+
   @Test("A task that is a default actor's caller, then a child's, is counted through each hop")
   func actorHops() async {
     actor Counter {

@@ -31,9 +31,10 @@ import Dispatch
 /// on the main actor), a task resumed after a sleep that is due at once
 /// (counted at once, no timer), a task resumed after a real-time sleep
 /// (counted from when it is due). **Real-time timers are known:** a sleep
-/// on a real clock is a pending timer from the moment it is scheduled; a
-/// wait that asks for it (``untilIdle(waitingForTimersWithin:)``) is not
-/// told "idle" while a timer is due within its horizon. **Not seen:** work
+/// on a real clock is a pending timer from the moment it is scheduled. Idle
+/// does not wait for them (a cancelled sleep's timer stays pending until its
+/// deadline); a wait about to fail awaits those due soon first
+/// (``untilIdle(afterTimersDueWithin:)``). **Not seen:** work
 /// on threads or Dispatch queues of your own, network I/O, and tasks with a
 /// task-executor preference or actors with a custom executor (their
 /// executors are not ours); a sleep on a clock whose `Duration` is not
@@ -68,8 +69,7 @@ import Dispatch
 package enum Quiescence {
   /// What a wait for idle learned.
   package enum Idle: Equatable, Sendable {
-    /// Nothing in the process can run, and no real-time timer is due within
-    /// the wait's horizon.
+    /// Nothing in the process can run (and the timers awaited have fired).
     case idle
     /// The waiting task was cancelled first: nothing is known.
     case cancelled
@@ -87,10 +87,10 @@ package enum Quiescence {
   /// (A task-local, so a test of the bound itself can shorten it for its own waits.)
   @TaskLocal package static var stallBound: Duration = .seconds(10)
 
-  /// The real-time horizon the virtual-time tools wait for: a real-time
-  /// timer due within it keeps the process from being idle (it will make
-  /// something runnable without virtual time moving); one due later is
-  /// treated as outside, and named when a wait fails.
+  /// The real-time horizon a failing wait looks ahead: before a gate
+  /// concludes that what it waits for cannot come, it awaits the real-time
+  /// timers due within it (one will make something runnable without
+  /// virtual time moving); one due later is outside, and named.
   package static let realTimeHorizon: Duration = .seconds(1)
 
   private struct Timer {
@@ -112,19 +112,22 @@ package enum Quiescence {
     /// task, to name what keeps the process busy if the wait stalls.
     var sampling = 0
     var tally: [UInt64: Int] = [:]
+    /// Main-actor jobs enqueued whose block has not started: a main queue
+    /// that stops being drained shows here.
+    var mainQueued = 0
+    /// Jobs whose block has started and not finished: a job that blocks its
+    /// thread shows here.
+    var running = 0
 
-    /// Nothing runnable, and no timer due within `horizon` of `now` (0: timers ignored).
-    func isQuiet(horizon: UInt64, now: UInt64) -> Bool {
-      guard runnable == 0 else { return false }
-      guard horizon > 0 else { return true }
-      let limit = now &+ horizon
-      return !timers.values.contains { $0.deadline <= limit }
+    /// Nothing runnable, and none of `awaited` timers still pending.
+    func isQuiet(awaiting awaited: Set<UInt64>) -> Bool {
+      runnable == 0 && (awaited.isEmpty || awaited.allSatisfy { timers[$0] == nil })
     }
 
     /// Removes and returns the waiters for whom the process is now quiet.
-    mutating func releaseQuietWaiters(now: UInt64) -> [UnsafeContinuation<Idle, Never>] {
+    mutating func releaseQuietWaiters() -> [UnsafeContinuation<Idle, Never>] {
       var ready: [UnsafeContinuation<Idle, Never>] = []
-      for (id, waiter) in waiters where isQuiet(horizon: waiter.horizon, now: now) {
+      for (id, waiter) in waiters where isQuiet(awaiting: waiter.timers) {
         ready.append(waiter.continuation)
         waiters[id] = nil
       }
@@ -133,7 +136,8 @@ package enum Quiescence {
   }
 
   private struct Waiter {
-    let horizon: UInt64
+    /// Real-time timers the waiter also waits to see fire.
+    let timers: Set<UInt64>
     let continuation: UnsafeContinuation<Idle, Never>
   }
 
@@ -175,15 +179,37 @@ package enum Quiescence {
   }
 
   /// Suspends until no counted job is queued or running — the caller's own
-  /// job having ended — and no real-time timer is due within `horizon`
-  /// (pass `nil` to ignore real-time timers, as the REPL's real-time mode
-  /// does). Returns ``Idle/cancelled`` at once if the calling task is
-  /// cancelled, and ``Idle/unknowable(_:)`` if the executors are not
-  /// installed or the self-check found a path that bypasses them.
+  /// job having ended. Pending real-time timers do not count: idle is
+  /// "nothing can run now" (a cancelled `Task.sleep` leaves its timer
+  /// pending until its deadline, so counting timers would make idle wait
+  /// for sleeps nobody waits for). Returns ``Idle/cancelled`` at once if the
+  /// calling task is cancelled, ``Idle/unknowable(_:)`` if the executors are
+  /// not installed or the self-check found a path that bypasses them, and
+  /// ``Idle/busy(_:)`` if the process never became idle within ``stallBound``.
   ///
   /// Called from a counted job, it returns once everything else has parked:
   /// its own job counts until the task suspends here.
-  package static func untilIdle(waitingForTimersWithin horizon: Duration? = realTimeHorizon) async -> Idle {
+  package static func untilIdle() async -> Idle {
+    await untilIdle(awaiting: [])
+  }
+
+  /// ``untilIdle()``, after the real-time timers pending now and due within
+  /// `bound` have fired: what a wait does before it concludes that "nothing
+  /// can run" means "nothing will" (a timer will make something runnable
+  /// without virtual time moving). Timers started later are not awaited.
+  package static func untilIdle(afterTimersDueWithin bound: Duration) async -> Idle {
+    let limit = uptime() &+ nanoseconds(bound)
+    let awaited = state.withLock { state in Set(state.timers.filter { $0.value.deadline <= limit }.keys) }
+    return await untilIdle(awaiting: awaited)
+  }
+
+  /// Whether a real-time timer is pending and due within `bound`.
+  package static func hasTimer(dueWithin bound: Duration) -> Bool {
+    let limit = uptime() &+ nanoseconds(bound)
+    return state.withLock { state in state.timers.values.contains { $0.deadline <= limit } }
+  }
+
+  private static func untilIdle(awaiting timers: Set<UInt64>) async -> Idle {
     guard isInstalled else {
       return .unknowable(
         "Quiescence is not installed: link ActorMVVMTesting (it installs at load), or call install() first in main")
@@ -191,10 +217,10 @@ package enum Quiescence {
     let missing: [Path]
     if let simulated = simulatedMissingPaths { missing = simulated } else { missing = await checkedPaths() }
     guard missing.isEmpty else { return .unknowable(message(missing: missing)) }
-    return await waitForIdle(horizon: horizon.map(nanoseconds) ?? 0)
+    return await waitForIdle(awaiting: timers)
   }
 
-  private static func waitForIdle(horizon: UInt64) async -> Idle {
+  private static func waitForIdle(awaiting timers: Set<UInt64>) async -> Idle {
     let id = state.withLock { state -> UInt64 in
       state.nextWaiter &+= 1
       return state.nextWaiter
@@ -203,8 +229,8 @@ package enum Quiescence {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Idle, Never>) in
         let verdict = state.withLock { state -> Idle? in
           if Task.isCancelled { return .cancelled }
-          if state.isQuiet(horizon: horizon, now: uptime()) { return .idle }
-          state.waiters[id] = Waiter(horizon: horizon, continuation: continuation)
+          if state.isQuiet(awaiting: timers) { return .idle }
+          state.waiters[id] = Waiter(timers: timers, continuation: continuation)
           return nil
         }
         if let verdict { return continuation.resume(returning: verdict) }
@@ -234,11 +260,17 @@ package enum Quiescence {
       }
       guard sampling else { return }
       watchdog.asyncAfter(deadline: start + .nanoseconds(bound)) {
-        let (waiter, busiest) = state.withLock { state -> (Waiter?, [(UInt64, Int)]) in
+        let (waiter, busiest, counts) = state.withLock { state -> (Waiter?, [(UInt64, Int)], String) in
+          let now = uptime()
+          let overdue = state.timers.values.filter { $0.deadline <= now }.count
+          let counts = """
+            \(state.runnable) job(s) runnable: \(state.running) running, \(state.mainQueued) waiting for the main \
+            queue; \(state.timers.count) real-time timer(s) pending, \(overdue) of them overdue
+            """
           state.sampling -= 1
           let busiest = state.tally.sorted { $0.value > $1.value }.prefix(3).map { ($0.key, $0.value) }
           if state.sampling == 0 { state.tally = [:] }
-          return (state.waiters.removeValue(forKey: id), busiest)
+          return (state.waiters.removeValue(forKey: id), busiest, counts)
         }
         guard let waiter else { return }
         let named = busiest.map { id, count in
@@ -251,7 +283,8 @@ package enum Quiescence {
             """
             the process was never idle for \(Duration.nanoseconds(bound)): work that never parks keeps every \
             virtual-time wait in the process waiting (a task yielding in a loop, a sequence pulled \
-            forever); enqueued most since the wait began: \(named.isEmpty ? "nothing recorded" : named)
+            forever); enqueued most since the wait began: \(named.isEmpty ? "nothing recorded" : named); \
+            now \(counts)
             """))
       }
     }
@@ -266,12 +299,12 @@ package enum Quiescence {
     }
   }
 
-  /// "; a real-time timer is pending in 3.2 s (idle waits for those due within 1 s)", or "".
+  /// "; 2 real-time timer(s) pending, the next in 3.2 seconds (…)", or "".
   package static var pendingTimersNote: String {
     let pending = pendingTimers
     guard let first = pending.first else { return "" }
     return "; \(pending.count) real-time timer(s) pending, the next in \(first) "
-      + "(idle waits only for those due within \(realTimeHorizon))"
+      + "(a wait awaits only those due within \(realTimeHorizon))"
   }
 
   // MARK: Counting
@@ -284,11 +317,11 @@ package enum Quiescence {
   }
 
   private static func finished() {
-    let now = uptime()
     let ready = state.withLock { state -> [UnsafeContinuation<Idle, Never>] in
       state.runnable -= 1
+      state.running -= 1
       guard state.runnable == 0, !state.waiters.isEmpty else { return [] }
-      return state.releaseQuietWaiters(now: now)
+      return state.releaseQuietWaiters()
     }
     for waiter in ready { waiter.resume(returning: .idle) }
   }
@@ -298,6 +331,7 @@ package enum Quiescence {
     enqueued(job)
     let handoff = Handoff(job: job)
     DispatchQueue.global().async {
+      state.withLock { $0.running += 1 }
       actormvvm_quiescence_set_running_path(Path.poolMarker)
       runOnGenericExecutor(handoff.job, genericExecutor)
       actormvvm_quiescence_set_running_path(0)
@@ -308,8 +342,13 @@ package enum Quiescence {
   /// Runs `job` on the main queue, isolated to the main actor, counted.
   fileprivate static func runOnMain(_ job: UnownedJob) {
     enqueued(job)
+    state.withLock { $0.mainQueued += 1 }
     let handoff = Handoff(job: job)
     DispatchQueue.main.async {
+      state.withLock {
+        $0.mainQueued -= 1
+        $0.running += 1
+      }
       actormvvm_quiescence_set_running_path(Path.mainMarker)
       handoff.job.runSynchronously(on: CountingMainExecutor.shared.asUnownedSerialExecutor())
       actormvvm_quiescence_set_running_path(0)
@@ -337,7 +376,12 @@ package enum Quiescence {
         state.runnable += 1
       }
       let queue = onMain ? DispatchQueue.main : DispatchQueue.global()
+      if onMain { state.withLock { $0.mainQueued += 1 } }
       queue.async {
+        state.withLock {
+          if onMain { $0.mainQueued -= 1 }
+          $0.running += 1
+        }
         let marker = onMain ? Path.mainMarker : Path.poolMarker
         actormvvm_quiescence_set_running_path(marker)
         if onMain {
