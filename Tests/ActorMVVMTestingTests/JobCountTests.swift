@@ -66,6 +66,8 @@ struct JobCountTests {
   @Test("A cancelled real-time sleep's timer, still pending, does not keep the process from idle")
   func cancelledSleepIsNotWaitedFor() async {
     let sleeper = Task { try await Task.sleep(for: .seconds(5)) }
+    #expect(await Quiescence.untilIdle() == .idle)  // asleep: its timer is pending
+    #expect(Quiescence.hasTimer(dueWithin: .seconds(10)))
     sleeper.cancel()
     _ = try? await sleeper.value
     #expect(await Quiescence.untilIdle() == .idle)
