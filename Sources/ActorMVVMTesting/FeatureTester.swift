@@ -424,7 +424,9 @@ package final class Inbox<Input: Sendable>: Sendable {
   }
 
   /// Waits until a message is pending: true then; false if `timeout` of
-  /// real time passes first or the task is cancelled. One waiter at a time.
+  /// real time passes first and then nothing in the process can run (so a
+  /// slow machine is never mistaken for a silent effect), or the task is
+  /// cancelled. One waiter at a time.
   ///
   /// No wake-up is lost: the waiter registers and checks for messages in one
   /// step under the lock, and the deadline (a Dispatch timer, outside the
@@ -448,11 +450,15 @@ package final class Inbox<Input: Sendable>: Sendable {
         let (seconds, attoseconds) = timeout.components
         let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 0))) {
-          // Expired through a task, so it queues behind the effects' work
-          // on the cooperative pool: a pool that other tests starve (by
-          // blocking its threads) delays the bound too, instead of letting
-          // it fire while the effect's answer waits for a thread.
-          Task { self.expire(id) }
+          // Past the deadline, "nothing arrived" is concluded only once
+          // nothing can run (the job count): an effect whose jobs are still
+          // queued — a pool other tests starve by blocking its threads —
+          // delivers first. A process that never idles ends the wait at the
+          // count's stall bound.
+          Task {
+            _ = await Quiescence.untilIdle()
+            self.expire(id)
+          }
         }
       }
     } onCancel: {
