@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" swift test --sanitize=thread --scratch-path .build-tsan --filter StressTests "$@"
+TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/Scripts/tsan-suppressions.txt ${TSAN_OPTIONS:-}" swift test --sanitize=thread --scratch-path .build-tsan --filter StressTests "$@"

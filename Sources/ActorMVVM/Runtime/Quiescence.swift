@@ -55,7 +55,7 @@ import Dispatch
 /// inherited by an unstructured `Task {}`, so jobs cannot be told apart by
 /// test: idle is the whole process's. Work that never parks (a task
 /// yielding in a loop) therefore keeps every wait in the process waiting;
-/// a wait that has not seen idle within ``stallBound`` (10 s) ends with
+/// a wait that has not seen idle within ``stallBound`` (two minutes) ends with
 /// ``Idle/busy(_:)``, naming the tasks enqueued most meanwhile, instead of
 /// hanging.
 ///
@@ -83,9 +83,12 @@ package enum Quiescence {
 
   /// How long a wait for idle lasts, at most, while work never stops: a
   /// bound against a hang, not a pause for things to settle (a wait that
-  /// reaches idle returns as soon as it does).
+  /// reaches idle returns as soon as it does). Two minutes: long enough
+  /// for heavy tests running beside the wait (the stress suite under the
+  /// thread sanitizer keeps the process busy for ~45 s; a 10 s bound failed
+  /// its waits), short of a hang.
   /// (A task-local, so a test of the bound itself can shorten it for its own waits.)
-  @TaskLocal package static var stallBound: Duration = .seconds(10)
+  @TaskLocal package static var stallBound: Duration = .seconds(120)
 
   /// The real-time horizon a failing wait looks ahead: before a gate
   /// concludes that what it waits for cannot come, it awaits the real-time
