@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "DirectionsFeature", targets: ["DirectionsFeature"]),
     .library(name: "InterviewFeature", targets: ["InterviewFeature"]),
     .library(name: "AppCoordinator", targets: ["AppCoordinator"]),
+    .library(name: "InterviewApp", targets: ["InterviewApp"]),
     .executable(name: "repl", targets: ["repl"]),
   ],
   targets: [
@@ -46,19 +47,22 @@ let package = Package(
     .target(name: "FindNumberFeature", dependencies: ["ActorMVVM", "Networking", "Storage"]),
     .target(name: "DirectionsFeature", dependencies: ["ActorMVVM", "Networking"]),
     .target(name: "InterviewFeature", dependencies: ["ActorMVVM", "Networking", "Storage", "LoginFeature"]),
-    // The composition root: the only target that names every feature's Data types.
+    // Navigation for any app: a flow machine's commands, obeyed by a coordinator that names no app.
+    .target(name: "AppCoordinator", dependencies: ["ActorMVVM"]),
+    // The five articles' app: its composition root (the only target that names every
+    // feature's Data types), its flow machine and its screens.
     .target(
-      name: "AppCoordinator",
+      name: "InterviewApp",
       dependencies: [
-        "ActorMVVM", "Networking", "Storage", "WeatherFeature", "LoginFeature", "FindNumberFeature",
-        "DirectionsFeature", "InterviewFeature",
+        "ActorMVVM", "AppCoordinator", "Networking", "Storage", "WeatherFeature", "LoginFeature",
+        "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
       ]),
     // The headless view layer: a testable core and its executable.
     .target(
       name: "ReplCore",
       dependencies: [
-        "ActorMVVM", "AppCoordinator", "EmbeddedBackend", "Networking", "Storage", "WeatherFeature", "LoginFeature",
-        "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
+        "ActorMVVM", "AppCoordinator", "InterviewApp", "EmbeddedBackend", "Networking", "Storage", "WeatherFeature",
+        "LoginFeature", "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
       ]),
     .executableTarget(name: "repl", dependencies: ["ReplCore", "Storage"]),
     .executableTarget(name: "Benchmarks", dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI"]),
@@ -94,23 +98,26 @@ let package = Package(
     .testTarget(
       name: "InterviewFeatureTests",
       dependencies: ["InterviewFeature", "LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "Storage"]),
+    // A second app of the tests' own, with no interview type in it.
+    .testTarget(name: "AppCoordinatorTests", dependencies: ["AppCoordinator", "ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(
-      name: "AppCoordinatorTests",
+      name: "InterviewAppTests",
       dependencies: [
-        "AppCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature", "LoginFeature", "Networking",
-        "Storage", "WeatherFeature",
+        "InterviewApp", "AppCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature", "LoginFeature",
+        "Networking", "Storage", "WeatherFeature",
       ]),
     .testTarget(
       name: "ReplTests",
       dependencies: [
-        "ReplCore", "AppCoordinator", "ActorMVVM", "ActorMVVMTesting", "EmbeddedBackend", "Networking", "Storage",
+        "ReplCore", "AppCoordinator", "InterviewApp", "ActorMVVM", "ActorMVVMTesting", "EmbeddedBackend", "Networking",
+        "Storage",
       ],
       exclude: ["Golden"]),
     .testTarget(
       name: "StressTests",
       dependencies: [
         "ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "Networking", "Storage", "EmbeddedBackend",
-        "AppCoordinator", "ReplCore",
+        "AppCoordinator", "InterviewApp", "ReplCore",
         "LoginFeature",
       ]),
   ],

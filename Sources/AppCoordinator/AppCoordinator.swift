@@ -1,80 +1,84 @@
 import ActorMVVM
 
-/// Owns navigation: a stack of screens (the root never pops) and at most one
-/// modal. Features never navigate; they emit outputs, and each screen type
-/// turns its outputs into navigation (``AppScreen/handle(_:in:)``), as the
-/// interview article's navigators did. The coordinator names no screen: the
-/// first screen, routes that go through login first and deep links are the
-/// app's ``AppFlow``'s.
+/// Runs an app (``CoordinatedApp``): owns a stack of screens (the root
+/// never pops) and at most one modal, and obeys the app's flow machine
+/// (``AppFlow``). Features never navigate: they emit outputs, the flow
+/// turns each into commands, and the coordinator applies them. It names no
+/// app and no screen.
 ///
-/// - **Isolation:** an actor. Every navigation change is one isolated step,
-///   so concurrent callers (deep links, opens, backs, feature outputs) can
-///   never leave the stack below its root or stack two modals.
-/// - **Lifetime:** pushing or presenting a route builds its feature from the
-///   ``AppContainer`` and starts it; popping or dismissing finishes that
-///   feature (effects cancelled, streams ended) and stops listening to it.
+/// - **Steps:** everything that can navigate — ``start()``, ``open(_:)``,
+///   ``back()``, ``handle(deepLink:)``, each screen output — is one *step*,
+///   and steps run one at a time, in the order they were asked for: a step
+///   reduces its event with the flow, performs the app's chores and builds
+///   the screens its commands show (awaiting, in command order), then
+///   commits every command at once with no suspension in between, then
+///   finishes the screens the commit removed. No step begins before the one
+///   before it has committed, so two presents, or a push beside a new root,
+///   never interleave: the second sees what the first left.
+/// - **Lifetime:** a screen's feature is started when its step commits and
+///   finished when it is popped, dismissed or replaced. An output of a
+///   screen no longer live when its step's turn comes is dropped.
+/// - **Finishing:** ``finish()`` refuses every step from the moment it
+///   begins; a step already building when it begins commits nothing, and
+///   the screens it built are finished, never shown. Observers get
+///   ``NavigationChange/refused(_:)`` naming what was refused.
 /// - **Observation:** ``navigation`` (a ``StateRelay``, starting with the
 ///   current state) and ``events`` (an ``EventRelay`` of each change), both
 ///   asynchronous; ``observe(_:)`` for a view layer that needs every
 ///   navigation and output in order, synchronously.
-/// - **Lifecycle:** ``Lifecycle``: idle until ``start()``, running, then
-///   finished by ``finish()`` for good. After `finish()` begins, every
-///   command and every navigation a late output would cause is refused:
-///   nothing changes, no screen is built, and observers get
-///   ``Change/refused(_:)`` naming what was refused.
 /// - **Quiescence:** ``settle()`` (for tests and drivers: wait until every
-///   screen is idle and every output handled). Navigation never waits on
-///   it. (A driver on virtual time needs no help from the coordinator: the
-///   test clock and the REPL's clock know when nothing can run.)
-public actor AppCoordinator {
+///   screen is idle and every output handled). Navigation never waits on it.
+public actor AppCoordinator<App: CoordinatedApp> {
   struct Entry {
     let route: Route
     let screen: Screen
     let listener: Task<Void, Never>
-    let progress: Progress
+    let progress: OutputProgress
   }
 
+  /// The app it runs.
+  public nonisolated let app: App
+  /// What the flow keeps (a route waiting for login, the member), as the
+  /// last step left it.
+  public private(set) var flowState: App.Flow.State
+  /// Where the coordinator is in its life.
+  public private(set) var lifecycle = CoordinatorLifecycle.idle
+
+  private var stack: [Entry] = []
+  private var modal: Entry?
   /// Outputs handled across all screens; part of what `settle` watches.
   private var handledOutputs = 0
   /// Listeners of ended screens, still returning.
   private var retiring: [Task<Void, Never>] = []
   /// Called on this actor for each navigation change and output (see ``observe(_:)``).
-  private var observers: [@Sendable (Change) -> Void] = []
+  private var observers: [@Sendable (NavigationChange) -> Void] = []
+  /// Whether a step (or `finish`) holds the turn, and who waits for it, in order.
+  private var stepping = false
+  private var waitingForTurn: [CheckedContinuation<Void, Never>] = []
 
-  /// One thing that happened, as an observer sees it.
-  public enum Change: Sendable {
-    /// The stack or the modal changed (or a URL was opened); the state after it.
-    case navigation(NavigationEvent, NavigationState)
-    /// A screen emitted an output, about to be handled.
-    case output(Route, any Sendable)
-    /// A command or navigation refused because the coordinator has
-    /// finished (`"open(weather)"`): nothing changed.
-    case refused(String)
+  /// The navigation state: current value first, then every change.
+  public nonisolated let navigation: StateRelay<NavigationState>
+  /// Every navigation change, in order.
+  public nonisolated let events: EventRelay<NavigationEvent>
+
+  /// A coordinator of `app`; idle until ``start()``.
+  public init(_ app: App) {
+    self.app = app
+    flowState = app.flow.initialState
+    navigation = StateRelay(NavigationState(), counters: app.counters)
+    events = EventRelay(counters: app.counters)
   }
 
-  /// Where the coordinator is in its life: idle → running → finished.
-  public enum Lifecycle: Sendable, Equatable {
-    /// Made, not started.
-    case idle
-    /// Started: navigation works.
-    case running
-    /// ``finish()`` has begun: everything is refused from now on.
-    case finished
-  }
+  /// The state right now (as the last committed step left it).
+  public var state: NavigationState { NavigationState(stack: stack.map(\.route), modal: modal?.route) }
 
-  /// Where the coordinator is in its life.
-  public private(set) var lifecycle = Lifecycle.idle
+  /// The screen on top (the modal if any).
+  public var topScreen: Screen? { (modal ?? stack.last)?.screen }
 
-  /// Whether a step may go ahead: true until ``finish()`` begins; after
-  /// that false, and observers hear that `what` was refused
-  /// (``Change/refused(_:)``). A flow calls it before a step of its own
-  /// that is not navigation (storing a session), so a late output changes
-  /// nothing; the coordinator's own steps already call it.
-  public func accepts(_ what: @autoclosure () -> String) -> Bool {
-    guard lifecycle == .finished else { return true }
-    report(.refused(what()))
-    return false
-  }
+  /// Screens alive right now, root first, modal last.
+  public var screens: [(Route, Screen)] { live.map { ($0.route, $0.screen) } }
+
+  private var live: [Entry] { stack + (modal.map { [$0] } ?? []) }
 
   /// Calls `observer` for every navigation change and every screen output
   /// from now on, as long as the coordinator lives: a view layer's log.
@@ -83,197 +87,222 @@ public actor AppCoordinator {
   ///   the step that made the change, so it sees changes in the order they
   ///   happened and each navigation with the state right after it. It must
   ///   not block; store what it needs and render later.
-  /// - **Ordering:** an output is reported before its handler runs, so the
-  ///   navigation it causes follows it.
-  public func observe(_ observer: @escaping @Sendable (Change) -> Void) {
+  /// - **Ordering:** an output is reported before the flow reduces it, so
+  ///   the navigation it causes follows it.
+  public func observe(_ observer: @escaping @Sendable (NavigationChange) -> Void) {
     observers.append(observer)
   }
 
-  private func report(_ change: Change) {
-    for observer in observers { observer(change) }
-  }
-
-  public let container: AppContainer
-  /// The app's rules: its first screen, its rerouted routes, its deep links.
-  public nonisolated let flow: any AppFlow
-  private var stack: [Entry] = []
-  private var modal: Entry?
-
-  /// The navigation state: current value first, then every change.
-  public nonisolated let navigation: StateRelay<NavigationState>
-  /// Every navigation change, in order.
-  public nonisolated let events: EventRelay<NavigationEvent>
-
-  /// A coordinator of `flow`'s app, building screens from `container`;
-  /// idle until ``start()``.
-  public init(container: AppContainer, flow: any AppFlow) {
-    self.container = container
-    self.flow = flow
-    navigation = StateRelay(NavigationState(), counters: container.configuration.counters)
-    events = EventRelay(counters: container.configuration.counters)
-  }
-
-  /// The state right now.
-  public var state: NavigationState { NavigationState(stack: stack.map(\.route), modal: modal?.route) }
-
-  /// The screen on top (the modal if any).
-  public var topScreen: Screen? { (modal ?? stack.last)?.screen }
-
-  /// Screens alive right now, root first, modal last.
-  public var screens: [(Route, Screen)] { (stack + (modal.map { [$0] } ?? [])).map { ($0.route, $0.screen) } }
-
-  /// The root screen's feature, if it runs `machine` (a flow's way to reach
-  /// its home screen).
-  public func rootFeature<Machine: StateMachine>(_ machine: Machine.Type) -> Feature<Machine>? {
-    stack.first?.screen.feature(machine)
-  }
-
-  /// The flow, if it is of type `type`: how a screen reaches its app's
-  /// flow from ``AppScreen/handle(_:in:)``. Nil when the coordinator runs
-  /// another app's flow.
-  public nonisolated func flow<Flow: AppFlow>(_ type: Flow.Type) -> Flow? { flow as? Flow }
-
   // MARK: Commands
 
-  /// Starts the app: running from now on; the flow shows the first screen.
+  /// Starts the app: the flow's ``FlowEvent/start`` step shows the first
+  /// screen. Only the first call starts; later ones do nothing (after
+  /// ``finish()``, they are refused).
   public func start() async {
-    guard accepts("start()") else { return }
-    lifecycle = .running
-    await flow.start(in: self)
-  }
-
-  /// Opens `route` from wherever the user is, unless the flow takes it
-  /// (``AppFlow/open(_:in:)``: the interview app sends a route that needs
-  /// a member through login first); then ``show(_:screen:)``.
-  public func open(_ route: Route) async {
-    guard accepts("open(\(route))") else { return }
-    guard await flow.open(route, in: self) == .show else { return }
-    await show(route)
-  }
-
-  /// Shows `route` as its screen type says, asking the flow nothing: a
-  /// root replaces the stack, a modal replaces any modal, a push first
-  /// dismisses the modal. `screen`, if given, is used instead of building
-  /// one from the ``container`` (a screen made from data the caller has).
-  public func show(_ route: Route, screen: Screen? = nil) async {
-    guard accepts("show(\(route))") else { return }
-    switch route.screen.presentation {
-    case .root: await setRoot(route, screen: screen)
-    case .modal: await present(route, screen: screen)
-    case .push:
-      await dismissModal()
-      await push(route, screen: screen)
+    guard lifecycle == .idle else {
+      if lifecycle == .finished { report(.refused("start()")) }
+      return
     }
+    lifecycle = .running
+    _ = await step("start()", .start)
   }
 
-  /// Goes back one screen: dismisses the modal, else pops. Returns false at the root.
+  /// Asks the flow to open `route` (``FlowEvent/open(_:)``): it shows it,
+  /// or reroutes it (the interview app sends a member-only route through
+  /// login first).
+  public func open(_ route: Route) async {
+    _ = await step("open(\(route))", .open(route))
+  }
+
+  /// Goes back one screen: dismisses the modal, else pops. Returns false
+  /// at the root (or once finished). The user's own move: the flow is not
+  /// asked.
   @discardableResult
   public func back() async -> Bool {
-    guard accepts("back()") else { return false }
-    if modal != nil {
-      await dismissModal()
+    await turn("back()", refused: false) {
+      guard modal != nil || stack.count > 1 else { return false }
+      let command: NavigationCommand<App.Flow.Chore> = modal != nil ? .dismissModal : .pop
+      await apply([command], what: "back()")
       return true
     }
-    guard stack.count > 1 else { return false }
-    await pop()
-    return true
   }
 
-  /// Dismisses the modal and pops to the root.
-  public func dismissToMain() async {
-    guard accepts("dismissToMain()") else { return }
-    await dismissModal()
-    while stack.count > 1 { await pop() }
-  }
-
-  /// What became of a deep link.
-  public enum DeepLinkDisposition: Sendable, Equatable {
-    /// A screen received it and decided where it leads.
-    case delivered
-    /// No screen can take it yet (nobody logged in, or a stored session
-    /// still being checked): the flow kept it to deliver later.
-    case kept
-    /// The coordinator has finished: the link was dropped.
-    case refused
-  }
-
-  /// Hands a link to the flow (``AppFlow/handle(deepLink:in:)``), which
-  /// reads it and decides where it leads.
-  /// - Throws: the flow's error for a link it cannot read (the interview
-  ///   app's `DeepLinkError`); nothing navigates.
+  /// Reads `text` as one of the app's links (``AppFlow/parse(deepLink:)``)
+  /// and hands it to the flow, which decides where it leads.
+  /// - Returns: ``DeepLinkDisposition/delivered`` when the flow's step had
+  ///   commands, ``DeepLinkDisposition/kept`` when it had none (the flow
+  ///   kept the link for later), ``DeepLinkDisposition/refused`` once
+  ///   finished.
+  /// - Throws: the flow's error for a text that is not one of its links;
+  ///   nothing navigates.
   @discardableResult
-  public func handle(deepLink text: String) async throws -> DeepLinkDisposition {
-    guard accepts("deeplink") else { return .refused }
-    return try await flow.handle(deepLink: text, in: self)
+  public func handle(deepLink text: String) async throws(App.Flow.LinkError) -> DeepLinkDisposition {
+    guard lifecycle != .finished else {
+      report(.refused("deeplink"))
+      return .refused
+    }
+    let link = try app.flow.parse(deepLink: text)
+    guard let commands = await step("deeplink", .deepLink(link)) else { return .refused }
+    return commands == 0 ? .kept : .delivered
   }
 
-  /// Finishes every screen, top first, and ends the relays.
+  /// Finishes every screen, top first, and ends the relays. From the
+  /// moment it begins, every step is refused; it waits for a step already
+  /// under way, which then commits nothing. Returns at once if a finish
+  /// has already begun.
   public func finish() async {
     guard lifecycle != .finished else { return }
     lifecycle = .finished
-    await dismissModal()
-    while let entry = stack.popLast() { await end(entry) }
+    await takeTurn()
+    var ended = modal.map { [$0] } ?? []
+    ended += stack.reversed()
+    modal = nil
+    stack = []
+    for entry in ended { await end(entry) }
+    passTurn()
     await awaitRetired()
     publish()
     navigation.finish()
     events.finish()
   }
 
-  /// Returns once every live screen is idle and every output it emitted
-  /// has been handled, including the screens that handling opened: the
-  /// REPL's step between two commands, which keeps scripts deterministic.
-  /// Screens with effects that never end keep it waiting.
+  /// Returns once no step is under way or waiting, every live screen is
+  /// idle and every output it emitted has been handled, including the
+  /// screens that handling opened: the REPL's step between two commands,
+  /// which keeps scripts deterministic. Screens with effects that never
+  /// end keep it waiting.
   public func settle() async {
     while true {
       let before = (state, handledOutputs)
-      for entry in stack + (modal.map { [$0] } ?? []) {
+      for entry in live {
         await entry.screen.idle()
         await entry.progress.wait(until: entry.screen.emittedOutputCount)
       }
+      await takeTurn()
+      passTurn()
       await awaitRetired()
       if before == (state, handledOutputs) { return }
     }
   }
 
-  // MARK: Navigation steps
+  // MARK: Steps
 
-  private func setRoot(_ route: Route, screen: Screen?) async {
-    guard accepts("setRoot(\(route))") else { return }
-    await dismissModal()
-    while let entry = stack.popLast() { await end(entry) }
-    stack = [await begin(route, screen: screen)]
-    emit(.setRoot(route))
+  /// One flow step: reduce `event`, apply its commands. Returns how many
+  /// commands it had, or nil when refused.
+  private func step(_ what: String, _ event: FlowEvent<App.Flow.Link>) async -> Int? {
+    await turn(what, refused: nil) {
+      let commands = app.flow.reduce(into: &flowState, event, navigation: state)
+      await apply(commands, what: what)
+      return commands.count
+    }
   }
 
-  private func push(_ route: Route, screen: Screen?) async {
-    guard accepts("push(\(route))") else { return }
-    stack.append(await begin(route, screen: screen))
-    emit(.push(route))
+  /// Runs `body` when it is this caller's turn, unless finished (before or
+  /// while waiting): then reports `what` refused and returns `refused`.
+  private func turn<Result>(
+    _ what: String, refused: Result, _ body: () async -> Result
+  ) async -> Result {
+    guard lifecycle != .finished else {
+      report(.refused(what))
+      return refused
+    }
+    await takeTurn()
+    defer { passTurn() }
+    guard lifecycle != .finished else {
+      report(.refused(what))
+      return refused
+    }
+    return await body()
   }
 
-  /// Pops the top of the stack (under any modal), if it is not the root.
-  /// Returns whether it popped.
-  @discardableResult
-  public func pop() async -> Bool {
-    guard stack.count > 1, let entry = stack.popLast() else { return false }
-    await end(entry)
-    emit(.pop(entry.route))
-    return true
+  private func takeTurn() async {
+    guard stepping else {
+      stepping = true
+      return
+    }
+    await withCheckedContinuation { waitingForTurn.append($0) }
   }
 
-  private func present(_ route: Route, screen: Screen?) async {
-    guard accepts("present(\(route))") else { return }
-    await dismissModal()
-    modal = await begin(route, screen: screen)
-    emit(.present(route))
+  /// Hands the turn to the first waiter (it stays taken), or frees it.
+  private func passTurn() {
+    if waitingForTurn.isEmpty {
+      stepping = false
+    } else {
+      waitingForTurn.removeFirst().resume()
+    }
   }
 
-  /// Dismisses the modal, if there is one.
-  public func dismissModal() async {
-    guard let entry = modal else { return }
-    modal = nil
-    await end(entry)
-    emit(.dismiss(entry.route))
+  /// Applies one step's commands as one unit: chores and builds first, in
+  /// order (awaiting); then, unless ``finish()`` began meanwhile, every
+  /// command committed with no suspension; then the removed screens
+  /// finished. A stale step finishes what it built and commits nothing.
+  private func apply(_ commands: [NavigationCommand<App.Flow.Chore>], what: String) async {
+    var built: [Int: Screen] = [:]
+    for (index, command) in commands.enumerated() where lifecycle != .finished {
+      switch command {
+      case .perform(let chore): await app.perform(chore)
+      case .show(let route, let payload): built[index] = await build(route, with: payload)
+      default: break
+      }
+    }
+    guard lifecycle != .finished else {
+      for screen in built.values { await screen.finish() }
+      report(.refused(what))
+      return
+    }
+    var ended: [Entry] = []
+    for (index, command) in commands.enumerated() {
+      commit(command, built: built[index], ending: &ended)
+    }
+    for entry in ended { await end(entry) }
+  }
+
+  /// Commits one command: synchronous, so a step's commit is atomic.
+  private func commit(_ command: NavigationCommand<App.Flow.Chore>, built: Screen?, ending ended: inout [Entry]) {
+    func removeModal() {
+      guard let entry = modal else { return }
+      modal = nil
+      ended.append(entry)
+      emit(.dismiss(entry.route))
+    }
+    func popOne() {
+      guard stack.count > 1, let entry = stack.popLast() else { return }
+      ended.append(entry)
+      emit(.pop(entry.route))
+    }
+    switch command {
+    case .show(let route, _):
+      guard let built else { return }
+      let entry = begin(route, screen: built)
+      switch route.screen.presentation {
+      case .root:
+        removeModal()
+        ended += stack.reversed()
+        stack = [entry]
+        emit(.setRoot(route))
+      case .push:
+        removeModal()
+        stack.append(entry)
+        emit(.push(route))
+      case .modal:
+        removeModal()
+        modal = entry
+        emit(.present(route))
+      }
+    case .pop: popOne()
+    case .dismissModal: removeModal()
+    case .dismissToMain:
+      removeModal()
+      while stack.count > 1 { popOne() }
+    case .openURL(let url):
+      report(.navigation(.openURL(url), state))
+      events.accept(.openURL(url))
+    case .send(let payload, let route):
+      guard let entry = live.last(where: { $0.route == route }) else { return }
+      let sent = entry.screen.send(payload)
+      assert(sent, "\(payload) is not an input of \(route)'s machine")
+    case .perform: break
+    }
   }
 
   private func emit(_ event: NavigationEvent) {
@@ -282,21 +311,61 @@ public actor AppCoordinator {
     events.accept(event)
   }
 
-  private func reportOutput(_ route: Route, _ output: any Sendable) { report(.output(route, output)) }
+  private func report(_ change: NavigationChange) {
+    for observer in observers { observer(change) }
+  }
 
   private func publish() { navigation.accept(state) }
 
-  /// Builds the route's feature, listens to its outputs, starts it.
-  private func begin(_ route: Route, screen: Screen? = nil) async -> Entry {
-    let screen = if let screen { screen } else { await container.makeScreen(route) }
-    let progress = Progress()
-    return Entry(
-      route: route, screen: screen, listener: listen(to: screen, route: route, progress: progress), progress: progress)
+  // MARK: Screens
+
+  /// Builds `route`'s screen from the app's dependencies; not started.
+  private func build(_ route: Route, with payload: Payload?) async -> Screen {
+    func make<Kind: AppScreen>(_ kind: Kind.Type) async -> Screen {
+      guard let dependencies = app.dependencies as? Kind.Dependencies else {
+        preconditionFailure("\(Kind.name) is built from \(Kind.Dependencies.self), not \(App.Dependencies.self)")
+      }
+      return Screen(await Kind(route: route, with: payload, dependencies: dependencies))
+    }
+    return await make(route.screen)
+  }
+
+  /// Listens to the screen's outputs, then sends its first input.
+  private func begin(_ route: Route, screen: Screen) -> Entry {
+    let progress = OutputProgress()
+    func start<Kind: AppScreen>(_ screen: Kind) -> Task<Void, Never> {
+      let outputs = screen.feature.outputValues
+      let id = ObjectIdentifier(screen.feature)
+      let listener = Task { [weak self] in
+        for await output in outputs {
+          guard let self else { return }
+          await self.receive(output, from: route, screen: id)
+          progress.handledOne()
+        }
+      }
+      if let input = screen.firstInput { screen.feature.send(input) }  // after subscribing to its outputs
+      return listener
+    }
+    return Entry(route: route, screen: screen, listener: start(screen.base), progress: progress)
+  }
+
+  /// One output's step: reported, then reduced by the flow — unless its
+  /// screen has ended meanwhile.
+  private func receive(_ output: any Sendable, from route: Route, screen id: ObjectIdentifier) async {
+    let what = "output(\(route))"
+    _ = await turn(what, refused: ()) {
+      guard live.contains(where: { $0.screen.identity == id }) else { return }
+      report(.output(route, output))
+      let commands = app.flow.reduce(
+        into: &flowState, .output(ScreenOutput(route: route, value: output)), navigation: state)
+      await apply(commands, what: what)
+    }
+    handledOutputs += 1
   }
 
   /// Finishes the screen. Its listener is not awaited here — this may run
-  /// inside that very listener (a login dismissing itself) — but kept in
-  /// ``retiring`` for `settle` and `finish` to await.
+  /// inside that very listener's step (a login dismissing itself) — but
+  /// kept in ``retiring`` for `settle` and `finish` to await.
   private func end(_ entry: Entry) async {
     entry.listener.cancel()
     await entry.screen.finish()
@@ -307,46 +376,5 @@ public actor AppCoordinator {
   /// Awaits the listeners of ended screens. Never called from a listener.
   private func awaitRetired() async {
     while let listener = retiring.popLast() { await listener.value }
-  }
-
-  private func countHandled() { handledOutputs += 1 }
-
-  // MARK: Outputs → navigation
-
-  /// Listens to the screen's outputs, then sends its first input.
-  private func listen(to screen: Screen, route: Route, progress: Progress) -> Task<Void, Never> {
-    func start<Kind: AppScreen>(_ screen: Kind) -> Task<Void, Never> {
-      let listener = relay(screen.feature.outputValues, progress: progress) { coordinator, output in
-        await coordinator.reportOutput(route, output)
-        await Kind.handle(output, in: coordinator)
-      }
-      if let input = screen.firstInput { screen.feature.send(input) }  // after subscribing to its outputs
-      return listener
-    }
-    return start(screen.base)
-  }
-
-  /// Runs `handle` for each output until the feature finishes, counting
-  /// each one handled.
-  private nonisolated func relay<Outputs: AsyncSequence & Sendable>(
-    _ outputs: Outputs, progress: Progress,
-    _ handle: @escaping @Sendable (AppCoordinator, Outputs.Element) async -> Void
-  ) -> Task<Void, Never> where Outputs.Failure == Never {
-    Task { [weak self] in
-      for await output in outputs {
-        guard let self else { return }
-        await handle(self, output)
-        await self.countHandled()
-        progress.handledOne()
-      }
-    }
-  }
-
-  /// Reports that `url` should open outside the app (a browser): an
-  /// ``NavigationEvent/openURL(_:)`` for observers; the stack is unchanged.
-  public func openURL(_ url: String) {
-    guard accepts("openURL") else { return }
-    report(.navigation(.openURL(url), state))
-    events.accept(.openURL(url))
   }
 }

@@ -1,45 +1,143 @@
-/// An app's navigation rules, beyond what every app shares: which screen it
-/// starts on, which routes it reroutes (login first), and what a deep link
-/// means. The ``AppCoordinator`` owns the stack, the modal and the screens'
-/// lifetimes and names no screen; the flow is where an app's own screens
-/// and rules live (``InterviewFlow`` for the five articles' app). A new app
-/// is its screen types and one flow; the coordinator needs no edit.
+import ActorMVVM
+
+/// An app's navigation rules as a pure state machine: given what happened
+/// (``FlowEvent``: the app started, a route was asked for, a screen emitted
+/// an output, a deep link came) and where the app is (``NavigationState``),
+/// it updates what the app keeps (a route waiting for login, the member)
+/// and returns the commands to apply (``NavigationCommand``). It does no
+/// I/O and awaits nothing, so its rules are tested synchronously, one event
+/// at a time; the ``AppCoordinator`` obeys it.
 ///
-/// - **Isolation:** every requirement takes the coordinator as an
-///   `isolated` parameter, so it runs on the coordinator's actor: what a
-///   flow reads of the coordinator (``AppCoordinator/state``,
-///   ``AppCoordinator/screens``) and what it does next happen in one step,
-///   with no other navigation in between until the flow itself awaits.
-///   A flow that keeps state (a link kept until login) keeps it in a lock
-///   it takes only on that actor, so the lock is never contended.
-/// - **Lifecycle:** the coordinator calls these only while it is not
-///   finished; each navigation step a flow takes is refused once
-///   ``AppCoordinator/finish()`` has begun, as any caller's is.
+/// - **Isolation:** a `Sendable` value; `reduce` is called on the
+///   coordinator's actor, one event at a time, each with the navigation
+///   state the previous step's commands left (a step's commands are all
+///   committed before the next event is reduced).
+/// - **Purity:** `reduce` must not block or reach outside `state`. Work
+///   that needs the outside world (storing a session) is a
+///   ``NavigationCommand/perform(_:)`` command the app carries out.
 public protocol AppFlow: Sendable {
-  /// Shows the first screen: called once, by ``AppCoordinator/start()``.
-  func start(in app: isolated AppCoordinator) async
+  /// What the app keeps between steps, beside the navigation state.
+  associatedtype State: Sendable
+  /// A deep link the app reads (``parse(deepLink:)``).
+  associatedtype Link: Sendable
+  /// Why a text is not one of the app's links.
+  associatedtype LinkError: Error
+  /// The app's own work a step can ask for (``NavigationCommand/perform(_:)``).
+  associatedtype Chore: Sendable & Equatable
 
-  /// Called by ``AppCoordinator/open(_:)`` before it shows `route`:
-  /// ``OpenDecision/show`` lets it, ``OpenDecision/handled`` means the
-  /// flow did something else (presented login and kept the route).
-  /// The default shows every route.
-  func open(_ route: Route, in app: isolated AppCoordinator) async -> OpenDecision
+  /// What the app keeps before it starts.
+  var initialState: State { get }
 
-  /// Reads `text` as one of the app's links and acts on it.
-  /// - Throws: the app's own error for a link it cannot read (the
-  ///   interview app's `DeepLinkError`); then nothing navigates.
-  func handle(deepLink text: String, in app: isolated AppCoordinator) async throws
-    -> AppCoordinator.DeepLinkDisposition
+  /// Reads `text` as one of the app's links.
+  /// - Throws: `LinkError` for a text that is not one; nothing navigates.
+  func parse(deepLink text: String) throws(LinkError) -> Link
+
+  /// One step: `event` happened while the app was at `navigation`.
+  /// Returns the commands to apply, in order (none: nothing changes).
+  func reduce(into state: inout State, _ event: FlowEvent<Link>, navigation: NavigationState)
+    -> [NavigationCommand<Chore>]
 }
 
-/// What ``AppFlow/open(_:in:)`` decided.
-public enum OpenDecision: Sendable, Equatable {
-  /// Show the route as its screen type says (root, push or modal).
-  case show
-  /// The flow took care of it; the coordinator shows nothing.
-  case handled
+/// What a flow machine reacts to.
+public enum FlowEvent<Link: Sendable>: Sendable {
+  /// ``AppCoordinator/start()``: show the first screen.
+  case start
+  /// ``AppCoordinator/open(_:)``: the user asked for `route` (the REPL's
+  /// `open`, a menu). Usually `.show(route)`, unless the app reroutes it.
+  case open(Route)
+  /// A live screen emitted an output.
+  case output(ScreenOutput)
+  /// ``AppCoordinator/handle(deepLink:)`` read a link.
+  case deepLink(Link)
 }
 
-extension AppFlow {
-  public func open(_ route: Route, in app: isolated AppCoordinator) async -> OpenDecision { .show }
+/// One output of one live screen, as its flow receives it.
+public struct ScreenOutput: Sendable {
+  /// The route of the screen that emitted it.
+  public let route: Route
+  /// The output: a value of that screen's machine's `Output`.
+  public let value: any Sendable
+
+  public init(route: Route, value: any Sendable) {
+    self.route = route
+    self.value = value
+  }
+
+  /// The output as `type` (`output.as(HomeMachine.Output.self)`), or nil
+  /// when it is another machine's.
+  public func `as`<Output>(_ type: Output.Type) -> Output? { value as? Output }
+}
+
+/// An app the coordinator can run: its kinds of screen, the dependencies
+/// they are built from, its flow machine, and the work its flow asks for.
+/// ``AppCoordinator`` names no app; it runs any value of this protocol.
+///
+/// - **Isolation:** a `Sendable` value. ``perform(_:)`` runs on the
+///   coordinator's actor, inside a step, awaited before the step's later
+///   commands (so a session stored by a chore is there when the screen
+///   after it is built).
+public protocol CoordinatedApp: Sendable {
+  associatedtype Flow: AppFlow
+  /// What its screens are built from (``AppScreen/Dependencies``).
+  associatedtype Dependencies: Sendable
+
+  /// Every kind of screen the app has (the REPL lists them; a test checks
+  /// each has a view).
+  static var screens: [any AppScreen.Type] { get }
+  /// The rules.
+  var flow: Flow { get }
+  /// Handed to each screen as it is built.
+  var dependencies: Dependencies { get }
+  /// Where the coordinator counts its relays (``LifetimeCounters``).
+  var counters: LifetimeCounters { get }
+  /// Does the flow's `chore`. The default is for apps with no chores.
+  func perform(_ chore: Flow.Chore) async
+}
+
+extension CoordinatedApp where Flow.Chore == Never {
+  public func perform(_ chore: Never) async {}
+}
+
+/// What became of a deep link.
+public enum DeepLinkDisposition: Sendable, Equatable {
+  /// The flow acted on it: its step had commands (a screen received the
+  /// link, or the app navigated).
+  case delivered
+  /// The flow kept it for later (no screen can take it yet): its step had
+  /// no commands.
+  case kept
+  /// The coordinator has finished: the link was dropped.
+  case refused
+}
+
+/// One thing that happened, as an observer of a coordinator sees it
+/// (``AppCoordinator/observe(_:)``). Its description is one log line:
+/// `→ push weather [home,weather | -]`, `login ! loggedIn(…)`, `refused back()`.
+public enum NavigationChange: Sendable, CustomStringConvertible {
+  /// The stack or the modal changed (or a URL was opened); the state after it.
+  case navigation(NavigationEvent, NavigationState)
+  /// A screen emitted an output, about to be handled.
+  case output(Route, any Sendable)
+  /// A command or output refused because the coordinator has finished
+  /// (`"open(weather)"`): nothing changed.
+  case refused(String)
+
+  public var description: String {
+    switch self {
+    case .navigation(let event, let state):
+      "→ \(event) [\(state.stack.map(\.description).joined(separator: ",")) | \(state.modal?.description ?? "-")]"
+    case .output(let route, let output): "\(route) ! \(output)"
+    case .refused(let what): "refused \(what)"
+    }
+  }
+}
+
+/// Where a coordinator is in its life: idle → running → finished.
+public enum CoordinatorLifecycle: Sendable, Equatable {
+  /// Made, not started.
+  case idle
+  /// Started: navigation works.
+  case running
+  /// ``AppCoordinator/finish()`` has begun: everything is refused from now on.
+  case finished
 }

@@ -1,49 +1,44 @@
 import ActorMVVM
 
 /// One kind of screen: what its route looks like, how its feature is built
-/// from the ``AppContainer``, what it sends when it appears, and where its
-/// outputs lead. Adding a screen is one conforming type and one line in
-/// ``AppContainer/screens``; the coordinator has no per-screen switch.
+/// from its app's dependencies, and what it sends when it appears. Where
+/// its outputs lead is its app's flow's business (``AppFlow``), not the
+/// screen's.
 ///
-/// - **Isolation:** a value; its members are called by the coordinator.
-///   `init(route:container:)` runs on the coordinator's actor while it
-///   opens the route; `handle(_:in:)` runs on the screen's listener task.
-/// - **Ordering:** ``firstInput`` is sent after the coordinator listens to
-///   the feature's outputs, so no output it causes is missed; outputs are
-///   handled one at a time, in the order the feature emitted them.
-/// - **Lifetime:** the coordinator starts listening when the route is
-///   pushed or presented and finishes the feature when it is popped or
-///   dismissed; an output emitted after that is not handled.
+/// - **Isolation:** a value. `init(route:with:dependencies:)` runs on the
+///   coordinator's actor while a step builds it, before the step commits.
+/// - **Ordering:** ``firstInput`` is sent when the step commits, after the
+///   coordinator listens to the feature's outputs, so no output it causes
+///   is missed; outputs reach the flow one at a time, in the order the
+///   feature emitted them.
+/// - **Lifetime:** the coordinator starts the screen when its step commits
+///   and finishes the feature when it is popped, dismissed or replaced, or
+///   built by a step that the coordinator's `finish()` made stale; an output
+///   emitted after that reaches no one.
 public protocol AppScreen: Sendable {
   associatedtype Machine: StateMachine
+  /// What it is built from: its app's ``CoordinatedApp/dependencies``.
+  associatedtype Dependencies: Sendable
 
   /// The route's name, as logs and the REPL spell it (`findnumber`).
   static var name: String { get }
   /// How the coordinator shows it.
   static var presentation: Presentation { get }
-  /// Opening it without a logged-in member goes through login first.
-  static var needsMember: Bool { get }
   /// What the number its route carries is called (`termNo`), or nil for a
   /// route that carries none.
   static var parameterName: String? { get }
-  /// Whether a user may open it by name (the REPL's `open`); false for a
-  /// screen reached only through another (the intro, a declaration).
-  static var opensByName: Bool { get }
 
   /// The screen for `route` (a route of this type), its feature built from
-  /// `container` and not yet started.
-  init(route: Route, container: AppContainer) async
+  /// `dependencies` and not yet started.
+  init(route: Route, dependencies: Dependencies) async
+  /// The screen for `route` with data its flow already has
+  /// (``NavigationCommand/show(_:with:)``). The default ignores `payload`.
+  init(route: Route, with payload: Payload?, dependencies: Dependencies) async
   /// The feature running the screen.
   var feature: Feature<Machine> { get }
   /// Sent once the coordinator listens to the outputs: the screen's
   /// `viewDidLoad` (load the home, start the game), or nil.
   var firstInput: Machine.Input? { get }
-  /// Turns one output into navigation on `app` (usually through one of its
-  /// flows, ``HomeNavigating`` or ``PopupNavigating``). Static: where an
-  /// output leads depends on the output, not on the screen's state, and the
-  /// listener that calls it holds no reference to the feature, so a popped
-  /// screen's feature is freed as soon as it is finished.
-  static func handle(_ output: Machine.Output, in app: AppCoordinator) async
 }
 
 /// How a screen is shown.
@@ -57,10 +52,11 @@ public enum Presentation: Sendable {
 }
 
 extension AppScreen {
-  public static var needsMember: Bool { false }
   public static var parameterName: String? { nil }
-  public static var opensByName: Bool { true }
   public var firstInput: Machine.Input? { nil }
+  public init(route: Route, with payload: Payload?, dependencies: Dependencies) async {
+    await self.init(route: route, dependencies: dependencies)
+  }
 }
 
 /// A live screen of any kind: the ``AppScreen`` value the coordinator
@@ -90,11 +86,21 @@ public struct Screen: Sendable {
 
   /// The feature's identity: two screens are the same screen when it is equal.
   public var identity: ObjectIdentifier { ObjectIdentifier(feature) }
+
+  /// Sends `payload`'s value if it is an input of this screen's machine;
+  /// returns whether it was.
+  func send(_ payload: Payload) -> Bool { base.send(payload.value) }
 }
 
 extension AppScreen {
   /// ``feature`` without its machine type, for code that holds `any AppScreen`.
   var anyFeature: any ScreenFeature { feature }
+
+  func send(_ value: any Sendable) -> Bool {
+    guard let input = value as? Machine.Input else { return false }
+    feature.send(input)
+    return true
+  }
 }
 
 /// What the coordinator and a view layer need of any screen's feature,

@@ -1,4 +1,5 @@
 import AppCoordinator
+import InterviewApp
 
 /// A command every screen takes, declared once: its spec here, its action
 /// in `ReplSession.handle(_:)`'s exhaustive switch, the words that are a
@@ -39,7 +40,7 @@ enum GlobalCommands {
 
   /// `open`'s usage: every screen that opens by name, with its number if it takes one.
   static var openUsage: String {
-    let names = AppContainer.screens.filter { $0.opensByName }.map { screen in
+    let names = openableScreens(InterviewApp.screens).map { screen in
       screen.parameterName.map { "\(screen.name) <\($0)>" } ?? screen.name
     }
     return "open <\(names.joined(separator: "|"))>"

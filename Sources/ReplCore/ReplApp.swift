@@ -4,6 +4,7 @@ import DirectionsFeature
 import EmbeddedBackend
 import FindNumberFeature
 import Foundation
+import InterviewApp
 import InterviewFeature
 import Networking
 import Storage
@@ -65,7 +66,7 @@ public enum ReplApp {
     options: ReplOptions, environment: [String: String], store: (any KeyValueStore)? = nil,
     serverStore: (any KeyValueStore)? = nil, clock: any Clock<Duration> = ContinuousClock(), trace: TraceLines? = nil,
     warn: (String) -> Void
-  ) -> AppCoordinator {
+  ) -> AppCoordinator<InterviewApp> {
     let embedded = EmbeddedBackend(
       .init(
         seed: options.seed, latency: .milliseconds(options.latencyMilliseconds), clock: clock,
@@ -88,10 +89,10 @@ public enum ReplApp {
     }
     let store = store ?? makeStore(options: options)
     return AppCoordinator(
-      container: AppContainer(
+      InterviewApp(
         AppConfiguration(
           httpClient: client, clock: clock, store: store, weatherbitKey: weatherbitKey, naverCredentials: naver,
-          trace: trace.map { lines in { @Sendable line in lines.append(line) } })), flow: InterviewFlow())
+          trace: trace.map { lines in { @Sendable line in lines.append(line) } })))
   }
 }
 

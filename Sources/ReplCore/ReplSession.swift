@@ -1,7 +1,7 @@
 import ActorMVVM
 import AppCoordinator
 import Foundation
-import InterviewFeature
+import InterviewApp
 import Storage
 
 /// The REPL's core: reads one command at a time, sends it to the current
@@ -30,13 +30,13 @@ import Storage
 public actor ReplSession {
   public enum Format: Sendable { case text, json }
 
-  private let coordinator: AppCoordinator
+  private let coordinator: AppCoordinator<InterviewApp>
   private let clock: VirtualClock?
   private let trace: TraceLines?
   private let format: Format
   private let write: @Sendable (String) -> Void
   /// What the coordinator reported since the last render (its ``AppCoordinator/observe(_:)``).
-  private let changes = Inbox<AppCoordinator.Change>()
+  private let changes = Inbox<NavigationChange>()
   /// The screen last rendered on top, and its fields as rendered. Holding
   /// the screen keeps its feature alive, so no new feature can reuse its
   /// identity and be mistaken for it.
@@ -71,7 +71,8 @@ public actor ReplSession {
   /// real time. Pass the ``TraceLines`` the app traces into to print them
   /// (`--trace`). `write` receives every line, in order, from the session's actor.
   public init(
-    coordinator: AppCoordinator, clock: VirtualClock? = nil, trace: TraceLines? = nil, format: Format = .text,
+    coordinator: AppCoordinator<InterviewApp>, clock: VirtualClock? = nil, trace: TraceLines? = nil,
+    format: Format = .text,
     write: @escaping @Sendable (String) -> Void
   ) {
     self.coordinator = coordinator
@@ -102,11 +103,11 @@ public actor ReplSession {
   /// ones (key `""`), the screens `open` takes, and the deep-link forms.
   public func completions() async -> [String: [String]] {
     var commands = GlobalCommands.all.flatMap(\.names)
-    if let (_, screen) = await top() { commands += screen.commands(in: coordinator).map(\.spec.name) }
+    if let (_, screen) = await top() { commands += screen.commands().map(\.spec.name) }
     return [
       "": commands,
-      "open": AppContainer.screens.filter { $0.opensByName }.map { $0.name },
-      "deeplink": DeepLink.examples,
+      "open": openableScreens(InterviewApp.screens).map { $0.name },
+      "deeplink": InterviewApp.deepLinkExamples,
     ]
   }
 
@@ -154,7 +155,7 @@ public actor ReplSession {
           await coordinator.open(try Self.route(rest))
         case .deeplink:
           guard !rest.isEmpty else { throw ReplError.usage(spec.usage) }
-          let disposition: AppCoordinator.DeepLinkDisposition
+          let disposition: DeepLinkDisposition
           do {
             disposition = try await coordinator.handle(deepLink: rest)
           } catch {
@@ -169,7 +170,7 @@ public actor ReplSession {
         }
       } else {
         guard let (_, screen) = await top() else { throw ReplError.invalid("no screen is open") }
-        let commands = screen.commands(in: coordinator)
+        let commands = screen.commands()
         guard let action = commands.first(where: { $0.spec.name == command }) else {
           let all = commands.map(\.spec.name) + GlobalCommands.all.map(\.name)
           throw ReplError.unknown(
@@ -465,7 +466,7 @@ public actor ReplSession {
 
   private func help() async {
     guard let (route, screen) = await top() else { return }
-    let commands = screen.commands(in: coordinator).map(\.spec.usage)
+    let commands = screen.commands().map(\.spec.usage)
     let global = GlobalCommands.all.map(\.usage)
     switch format {
     case .text:
@@ -478,7 +479,7 @@ public actor ReplSession {
         json: [
           ("type", .string("help")), ("screen", .string(route.name)),
           ("commands", .array(commands.map(JSONValue.string))), ("global", .array(global.map(JSONValue.string))),
-          ("deepLinks", .array(DeepLink.examples.map(JSONValue.string))),
+          ("deepLinks", .array(InterviewApp.deepLinkExamples.map(JSONValue.string))),
         ])
     }
   }
@@ -509,7 +510,7 @@ public actor ReplSession {
   /// if it takes one (`report 101`).
   static func route(_ text: String) throws(ReplError) -> Route {
     let words = Words.split(text.lowercased())
-    guard let screen = AppContainer.screens.first(where: { $0.opensByName && $0.name == words.first }) else {
+    guard let screen = openableScreens(InterviewApp.screens).first(where: { $0.name == words.first }) else {
       throw .usage(GlobalCommands.openUsage)
     }
     guard let parameterName = screen.parameterName else {

@@ -8,11 +8,15 @@ typealias Field = (name: String, value: JSONValue)
 /// fields it shows. It renders state and sends inputs; no business logic
 /// lives here. Each ``AppScreen`` type conforms in its own file in
 /// `Screens/`; a screen type that does not shows no fields and takes only
-/// the global commands (a test checks every one in ``AppContainer/screens``
+/// the global commands (a test checks every one in `InterviewApp.screens`
 /// does).
 protocol ScreenView: AppScreen {
-  /// Its commands, in the order `help` lists them; `app` for commands that navigate.
-  func commands(in app: AppCoordinator) -> [ScreenCommand]
+  /// Whether a user may open it by name (`open`); false for a screen
+  /// reached only through another (the intro, a declaration).
+  static var opensByName: Bool { get }
+  /// Its commands, in the order `help` lists them. They send inputs to the
+  /// screen's feature; navigation follows from its outputs.
+  func commands() -> [ScreenCommand]
   /// Every field it shows, in display order.
   func fields() async -> [Field]
   /// Fields it keeps off the view, shown only by `state --all`.
@@ -20,7 +24,13 @@ protocol ScreenView: AppScreen {
 }
 
 extension ScreenView {
+  static var opensByName: Bool { true }
   func hiddenFields() async -> [Field] { [] }
+}
+
+/// The screens `open` takes, by name, in the app's order.
+func openableScreens(_ screens: [any AppScreen.Type]) -> [any ScreenView.Type] {
+  screens.compactMap { $0 as? any ScreenView.Type }.filter { $0.opensByName }
 }
 
 extension Screen {
@@ -28,7 +38,7 @@ extension Screen {
   var view: (any ScreenView)? { base as? any ScreenView }
 
   /// Its commands (none if it has no view).
-  func commands(in app: AppCoordinator) -> [ScreenCommand] { view?.commands(in: app) ?? [] }
+  func commands() -> [ScreenCommand] { view?.commands() ?? [] }
 
   /// Its fields (none if it has no view).
   func fields() async -> [Field] { await view?.fields() ?? [] }

@@ -1,409 +1,215 @@
 import ActorMVVM
 import ActorMVVMTesting
 import AppCoordinator
-import EmbeddedBackend
-import InterviewFeature
-import LoginFeature
-import Networking
-import Storage
 import Testing
-import WeatherFeature
 
-func makeCoordinator(
-  counters: LifetimeCounters = LifetimeCounters(), clock: any Clock<Duration> = ContinuousClock(),
-  latency: Duration = .zero
-) -> AppCoordinator {
-  let backend = EmbeddedBackend(.init(latency: latency, clock: clock))
-  return AppCoordinator(
-    container: AppContainer(
-      AppConfiguration(
-        httpClient: backend, clock: clock, weatherbitKey: EmbeddedBackend.demoWeatherbitKey,
-        naverCredentials: .init(
-          clientID: EmbeddedBackend.demoNaverClientID, clientSecret: EmbeddedBackend.demoNaverClientSecret),
-        counters: counters)), flow: InterviewFlow())
+/// Every change an observer sees, as its log lines.
+final class ChangeLog: Sendable {
+  private let lines = Locked<[String]>([])
+  func record(_ change: NavigationChange) { lines.withLock { $0.append(change.description) } }
+  var all: [String] { lines.withLock { $0 } }
 }
 
-extension AppCoordinator {
-  func login(_ id: String, _ password: String) async {
-    guard let login = topScreen?.feature(LoginMachine.self) else {
-      Issue.record("expected the login screen on top, found \(state)")
-      return
-    }
-    login.send(.idChanged(id))
-    login.send(.passwordChanged(password))
-    login.send(.loginTapped)
-    await settle()
-  }
+/// A started shelf app, its log, and its counters.
+func startShelf() async -> (AppCoordinator<ShelfApp>, ChangeLog, LifetimeCounters) {
+  let counters = LifetimeCounters()
+  let app = AppCoordinator(ShelfApp(counters: counters))
+  let log = ChangeLog()
+  await app.observe { log.record($0) }
+  await app.start()
+  await app.settle()
+  return (app, log, counters)
 }
 
-@Suite("AppCoordinator: flows")
-struct AppCoordinatorFlowTests {
-  @Test("start → intro → login → home")
-  func startToHome() async {
-    let coordinator = makeCoordinator()
-    await coordinator.start()
-    await coordinator.settle()
-    #expect(await coordinator.state == NavigationState(stack: [.intro], modal: .login))
-    await coordinator.login("alice", "secret")
-    #expect(await coordinator.state == NavigationState(stack: [.home], modal: nil))
-    guard let home = await coordinator.topScreen?.feature(HomeMachine.self) else {
-      Issue.record("home is not on top")
-      return
+/// Returns once every job in the process has run: the step started just
+/// before is then parked, waiting for its turn.
+func everyoneParked() async {
+  #expect(await Quiescence.untilIdle() == .idle)
+}
+
+@Suite("AppCoordinator: a second app")
+struct SecondAppTests {
+  @Test(
+    "An app defined in the tests starts on its own root, reads its own links, does its own chores, reroutes its own routes"
+  )
+  func aSecondApp() async throws {
+    let (app, _, counters) = await startShelf()
+    #expect(await app.state == NavigationState(stack: [.shelf]))
+
+    #expect(try await app.handle(deepLink: "tally://open?start=3") == .delivered)
+    await app.settle()
+    #expect(await app.state == NavigationState(stack: [.shelf, .tally(3)]))
+    #expect(await app.topScreen?.feature(TallyMachine.self)?.state == .init(appearances: 1, taps: 3))
+    #expect(await app.topScreen?.feature(ShelfMachine.self) == nil)
+    #expect(await app.app.dependencies.catalog.log == ["tally 3"])
+
+    // The app's own error for its own malformed link; nothing navigates.
+    await #expect(throws: ShelfLinkError(text: "https://example.com")) {
+      try await app.handle(deepLink: "https://example.com")
     }
-    #expect(await home.state.member?.memIdx == 1)
-    #expect(await home.state.unreadCount == 3)
-    await coordinator.finish()
+    // The flow declines a route: nothing opens.
+    await app.open(.tally(100))
+    #expect(await app.state == NavigationState(stack: [.shelf, .tally(3)]))
+
+    await app.topScreen?.feature(TallyMachine.self)?.send(.closeTapped)
+    await app.settle()
+    #expect(await app.state == NavigationState(stack: [.shelf]))
+    #expect(await app.screens.first?.1.feature(ShelfMachine.self)?.state.opened == [3])
+
+    await app.finish()
+    #expect(try await app.handle(deepLink: "tally://open?start=4") == .refused)
+    await app.open(.tally(4))
+    #expect(await app.screens.isEmpty)
+    await counters.waitForFeatures(atMost: 0)  // every screen finished and freed
   }
 
-  @Test("A login failure stays on login with the error")
-  func loginFailure() async {
-    let coordinator = makeCoordinator()
-    await coordinator.start()
-    await coordinator.settle()
-    await coordinator.login("alice", "wrong")
-    #expect(await coordinator.state == NavigationState(stack: [.intro], modal: .login))
-    guard let login = await coordinator.topScreen?.feature(LoginMachine.self) else {
-      Issue.record("login is not on top")
-      return
-    }
-    #expect(await login.state.errorMessage == "401 Error")
-    await coordinator.finish()
+  @Test("A link before the app starts is kept, then delivered by the start step")
+  func linkBeforeStart() async throws {
+    let app = AppCoordinator(ShelfApp())
+    #expect(try await app.handle(deepLink: "tally://open?start=7") == .kept)
+    #expect(await app.flowState.keptLink == 7)
+    await app.start()
+    await app.settle()
+    #expect(await app.state == NavigationState(stack: [.shelf, .tally(7)]))
+    await app.finish()
   }
 
-  @Test("Deep link: the right member's report opens; another member's dismisses to main; malformed navigates nowhere")
-  func deepLinks() async throws {
-    let coordinator = makeCoordinator()
-    await coordinator.start()
-    await coordinator.settle()
-    await coordinator.login("alice", "secret")
-    try await coordinator.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101")
-    await coordinator.settle()
-    #expect(await coordinator.state == NavigationState(stack: [.home], modal: .report(termNo: 101)))
-    guard let report = await coordinator.topScreen?.feature(ReportMachine.self) else { return }
-    #expect(await report.state.interview?.termNo == 101)
-
-    try await coordinator.handle(deepLink: "actormvvm://analysis-complete?memIdx=2&termNo=201")
-    await coordinator.settle()
-    #expect(await coordinator.state == NavigationState(stack: [.home], modal: nil))
-
-    try await coordinator.handle(deepLink: "actormvvm://expiration?days=7")
-    await coordinator.settle()
-    #expect(await coordinator.state.modal == .myPage)
-
-    let before = await coordinator.state
-    await #expect(throws: DeepLinkError.self) { try await coordinator.handle(deepLink: "https://evil.example") }
-    #expect(await coordinator.state == before)
-    await coordinator.finish()
-  }
-
-  @Test("A deep link before login is kept and handled after it, as the article's BehaviorSubject; login stays up")
-  func deepLinkBeforeLogin() async throws {
-    let coordinator = makeCoordinator()
-    await coordinator.start()
-    await coordinator.settle()
+  @Test("back(): dismisses the modal, else pops; false at the root")
+  func back() async {
+    let (app, log, _) = await startShelf()
+    await app.open(.tally(1))
+    await app.open(.note(1))
+    #expect(await app.back())
+    #expect(await app.back())
+    #expect(await app.back() == false)
     #expect(
-      try await coordinator.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101") == .kept)
-    await coordinator.settle()
-    #expect(await coordinator.state == NavigationState(stack: [.intro], modal: .login))
-    await coordinator.login("alice", "secret")
-    #expect(await coordinator.state == NavigationState(stack: [.home], modal: .report(termNo: 101)))
-    await coordinator.finish()
-  }
-
-  @Test("After the session expires, a link waits for the next login even with the member's home still up")
-  func deepLinkAfterExpiry() async throws {
-    let coordinator = makeCoordinator()
-    await coordinator.start()
-    await coordinator.settle()
-    await coordinator.login("alice", "secret")
-    await InterviewFlow.home(on: coordinator).toLogin()  // what a sessionExpired output does
-    #expect(await coordinator.state == NavigationState(stack: [.home], modal: .login))
-    #expect(
-      try await coordinator.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101") == .kept)
-    await coordinator.settle()
-    #expect(await coordinator.state == NavigationState(stack: [.home], modal: .login))
-    await coordinator.login("alice", "secret")
-    #expect(await coordinator.state == NavigationState(stack: [.home], modal: .report(termNo: 101)))
-    await coordinator.finish()
-  }
-
-  /// The embedded backend, with the intro's service check held until the test releases it.
-  struct HeldServiceCheck: HTTPClient {
-    let backend: EmbeddedBackend
-    let arrived = TestGate()
-    let release = TestGate()
-    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-      if request.url.path.hasSuffix("service/check") {
-        arrived.open()
-        await release.wait()
-      }
-      return try await backend.send(request)
-    }
-  }
-
-  @Test("A relaunch restores the member only once the server honours the session; a link that came meanwhile waits")
-  func restoredSession() async throws {
-    let (appStore, serverStore) = (InMemoryKeyValueStore(), InMemoryKeyValueStore())
-    func launch(_ client: any HTTPClient) -> AppCoordinator {
-      AppCoordinator(
-        container: AppContainer(
-          AppConfiguration(httpClient: client, store: appStore, weatherbitKey: nil, naverCredentials: nil)),
-        flow: InterviewFlow())
-    }
-    let first = launch(EmbeddedBackend(.init(stateStore: serverStore)))
-    await first.start()
-    await first.settle()
-    await first.login("alice", "secret")
-    await first.finish()
-
-    // A new process: a new backend over the server's saved state, the app over its own.
-    let held = HeldServiceCheck(backend: EmbeddedBackend(.init(stateStore: serverStore)))
-    let second = launch(held)
-    await second.start()
-    await held.arrived.wait()  // the intro is checking: the stored session is not known valid yet
-    #expect(
-      try await second.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101") == .kept)
-    #expect(await second.state == NavigationState(stack: [.intro], modal: nil))
-    held.release.open()
-    await second.settle()
-    #expect(await second.state == NavigationState(stack: [.home], modal: .report(termNo: 101)))
-    await second.finish()
-  }
-
-  @Test("A stored session the server no longer honours ends at login, and the stored tokens are forgotten")
-  func refusedSession() async throws {
-    let appStore = InMemoryKeyValueStore()
-    func launch() -> AppCoordinator {
-      AppCoordinator(
-        container: AppContainer(
-          AppConfiguration(
-            httpClient: EmbeddedBackend(), store: appStore, weatherbitKey: nil, naverCredentials: nil)),
-        flow: InterviewFlow())
-    }
-    let first = launch()
-    await first.start()
-    await first.settle()
-    await first.login("alice", "secret")
-    await first.finish()
-    let second = launch()  // a backend that keeps nothing between launches
-    await second.start()
-    await second.settle()
-    #expect(await second.state == NavigationState(stack: [.intro], modal: .login))
-    #expect(await appStore.snapshot[SessionManager.storageKey] == nil)
-    await second.finish()
-  }
-
-  @Test("Opening the declare screen by route fetches nothing: it needs only the message's id")
-  func declareByRoute() async throws {
-    let backend = EmbeddedBackend()
-    let container = AppContainer(AppConfiguration(httpClient: backend, weatherbitKey: nil, naverCredentials: nil))
-    await container.session.start(
-      try await InterviewAuthService(client: backend).login(id: "alice", password: "secret"))
-    let before = await backend.requestCount(.interview)
-    let screen = await container.makeScreen(.declare(messageId: 13))
-    #expect(await backend.requestCount(.interview) == before)
-    guard let declare = screen.feature(DeclareMachine.self) else {
-      Issue.record("not the declare screen")
-      return
-    }
-    #expect(await declare.state.message.messageId == 13)
-    await screen.finish()
-  }
-
-  @Test("An unknown deep link does nothing (the article's default: break)")
-  func unknownDeepLink() async throws {
-    let coordinator = makeCoordinator()
-    await coordinator.start()
-    await coordinator.settle()
-    await coordinator.login("alice", "secret")
-    await coordinator.open(.messages)
-    await coordinator.settle()
-    let before = await coordinator.state
-    #expect(try await coordinator.handle(deepLink: "actormvvm://nope") == .delivered)
-    await coordinator.settle()
-    #expect(await coordinator.state == before)
-    await coordinator.finish()
-  }
-
-  @Test("Logging in as another member resets the member's screens; the same member keeps them")
-  func memberChange() async {
-    let coordinator = makeCoordinator()
-    await coordinator.start()
-    await coordinator.settle()
-    await coordinator.login("alice", "secret")
-    await coordinator.open(.messages)
-    await coordinator.open(.login)
-    await coordinator.settle()
-    await coordinator.login("alice", "secret")
-    #expect(await coordinator.state == NavigationState(stack: [.home, .messages], modal: nil))
-    await coordinator.open(.login)
-    await coordinator.settle()
-    await coordinator.login("bob", "hunter2")
-    #expect(await coordinator.state == NavigationState(stack: [.home], modal: nil))
-    guard let home = await coordinator.topScreen?.feature(HomeMachine.self) else { return }
-    #expect(await home.state.member?.id == "bob")
-    await coordinator.finish()
-  }
-
-  @Test("Opening home with nobody logged in goes through login")
-  func homeNeedsMember() async {
-    let coordinator = makeCoordinator()
-    await coordinator.start()
-    await coordinator.settle()
-    await coordinator.back()
-    await coordinator.open(.home)
-    await coordinator.settle()
-    #expect(await coordinator.state == NavigationState(stack: [.intro], modal: .login))
-    await coordinator.login("alice", "secret")
-    #expect(await coordinator.state == NavigationState(stack: [.home], modal: nil))
-    await coordinator.finish()
-  }
-
-  @Test("Opening a member screen without a member goes through login, then opens it")
-  func pendingRoute() async {
-    let coordinator = makeCoordinator()
-    await coordinator.start()
-    await coordinator.settle()
-    await coordinator.back()  // close the login the intro opened
-    await coordinator.open(.weather)
-    await coordinator.settle()
-    #expect(await coordinator.state == NavigationState(stack: [.intro, .weather], modal: nil))
-    await coordinator.open(.messages)
-    #expect(await coordinator.state.modal == .login)
-    await coordinator.login("alice", "secret")
-    #expect(await coordinator.state == NavigationState(stack: [.home, .messages], modal: nil))
-    await coordinator.finish()
-  }
-
-  @Test("Messages → declare → back to the room with an URL to open")
-  func declare() async throws {
-    let coordinator = makeCoordinator()
-    var events = coordinator.events.values.makeAsyncIterator()
-    await coordinator.start()
-    await coordinator.settle()
-    await coordinator.login("alice", "secret")
-    await coordinator.open(.messages)
-    await coordinator.settle()
-    guard let room = await coordinator.topScreen?.feature(MessagesMachine.self) else { return }
-    room.send(.declareTapped(messageId: 13))
-    await coordinator.settle()
-    #expect(await coordinator.state.stack == [.home, .messages, .declare(messageId: 13)])
-    guard let declare = await coordinator.topScreen?.feature(DeclareMachine.self) else { return }
-    #expect(await declare.state.message.text.contains("광고"))
-    declare.send(.reasonChanged("spam"))
-    declare.send(.submitTapped)
-    await coordinator.settle()
-    #expect(await coordinator.state.stack == [.home, .messages])
-    var seen: [NavigationEvent] = []
-    while let event = await events.next() {
-      seen.append(event)
-      if case .openURL = event { break }
-    }
-    #expect(seen.last == .openURL("https://help.interview.example/declare/13"))
-    await coordinator.finish()
-  }
-
-  @Test("Navigation never pops below the root and never stacks two modals")
-  func invariants() async {
-    let coordinator = makeCoordinator()
-    await coordinator.start()
-    await coordinator.settle()
-    await coordinator.open(.login)
-    await coordinator.open(.login)
-    #expect(await coordinator.state.modal == .login)
-    #expect(await coordinator.back())
-    #expect(await coordinator.back() == false)
-    #expect(await coordinator.state.stack == [.intro])
-    await coordinator.finish()
+      log.all == [
+        "→ root shelf [shelf | -]", "→ push tally(1) [shelf,tally(1) | -]",
+        "→ present note(1) [shelf,tally(1) | note(1)]",
+        "→ dismiss note(1) [shelf,tally(1) | -]", "→ pop tally(1) [shelf | -]",
+      ])
+    await app.finish()
   }
 }
 
-@Suite("AppCoordinator: lifecycle")
-struct AppCoordinatorLifecycleTests {
-  @Test("1,000 rapid push/pop cycles with effects in flight leave nothing alive", .timeLimit(.minutes(1)))
-  func pushPopChurn() async {
-    let counters = LifetimeCounters()
-    let clock = TestClock()
-    let coordinator = makeCoordinator(counters: counters, clock: clock, latency: .seconds(5))
-    await coordinator.open(.intro)
-    for cycle in 0..<1_000 {
-      await coordinator.open(cycle.isMultiple(of: 2) ? .weather : .findNumber)  // effects sleep on the clock
-      await coordinator.back()
-    }
-    #expect(await coordinator.state.stack == [.intro])
-    await coordinator.finish()
-    #expect(counters.effects == 0)
-    #expect(counters.bindings == 0)
-    #expect(counters.subscriptions == 0)
-    #expect(clock.sleeperCount == 0)
-    // A popped feature's scheduled drain may hold it a moment past its finish.
+@Suite("AppCoordinator: steps never interleave")
+struct AppCoordinatorStepTests {
+  @Test("Two presents building at once: the second replaces the first, which is dismissed and finished")
+  func twoPresents() async {
+    let (app, log, counters) = await startShelf()
+    let hold = app.app.dependencies.holds.hold(.note(1))
+    async let first: Void = app.open(.note(1))
+    await hold.began.wait()
+    async let second: Void = app.open(.note(2))
+    await everyoneParked()
+    hold.release.open()
+    _ = await (first, second)
+    await app.settle()
+    #expect(await app.state == NavigationState(stack: [.shelf], modal: .note(2)))
+    #expect(
+      log.all.dropFirst() == [
+        "→ present note(1) [shelf | note(1)]", "→ dismiss note(1) [shelf | -]", "→ present note(2) [shelf | note(2)]",
+      ])
+    await counters.waitForFeatures(atMost: 2)  // the shelf and note 2: note 1 was finished
+    await app.finish()
     await counters.waitForFeatures(atMost: 0)
   }
-}
 
-/// The README's "drive the app from async Swift" example, compiled and run.
-@Test("README: the REPL tour's flow, driven from async Swift through AppCoordinator")
-func readmeCoordinatorExample() async throws {
-  let backend = EmbeddedBackend()
-  let app = AppCoordinator(
-    container: AppContainer(
-      AppConfiguration(
-        httpClient: backend, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)),
-    flow: InterviewFlow())
-  await app.start()
-  await app.settle()  // intro → login (nobody is logged in)
-  guard let login = await app.topScreen?.feature(LoginMachine.self) else { return }
-  login.send(.idChanged("alice"))
-  login.send(.passwordChanged("secret"))
-  login.send(.loginTapped)
-  await app.settle()  // login → home
-  await app.open(.weather)
-  guard let weather = await app.topScreen?.feature(WeatherMachine.self) else { return }
-  weather.send(.cityEntered("Richmond, VA"))
-  await app.settle()
-  #expect(await weather.state.summary == "Broken clouds - 72℉")
-  try await app.handle(deepLink: "actormvvm://analysis-complete?memIdx=1&termNo=101")
-  await app.settle()
-  #expect(await app.state == NavigationState(stack: [.home, .weather], modal: .report(termNo: 101)))
-  await app.finish()
-}
+  @Test("A push while the root is being replaced lands on the new root; the stack never loses its root")
+  func pushWhileRootIsReplaced() async {
+    let (app, log, counters) = await startShelf()
+    await app.open(.tally(1))
+    let states = Locked<[NavigationState]>([])
+    let watcher = Task { for await state in app.navigation.values { states.withLock { $0.append(state) } } }
+    let hold = app.app.dependencies.holds.hold(.shelf)
+    async let root: Void = app.open(.shelf)
+    await hold.began.wait()
+    async let push: Void = app.open(.tally(2))
+    await everyoneParked()
+    #expect(await app.state == NavigationState(stack: [.shelf, .tally(1)]))  // nothing committed while building
+    hold.release.open()
+    _ = await (root, push)
+    await app.settle()
+    #expect(await app.state == NavigationState(stack: [.shelf, .tally(2)]))
+    #expect(log.all.suffix(2) == ["→ root shelf [shelf | -]", "→ push tally(2) [shelf,tally(2) | -]"])
+    await counters.waitForFeatures(atMost: 2)  // the new shelf and tally 2
+    await app.finish()
+    await watcher.value
+    #expect(states.withLock { $0 }.dropFirst().dropLast().allSatisfy { !$0.stack.isEmpty })
+    await counters.waitForFeatures(atMost: 0)
+  }
 
-/// Records where outputs lead, in place of the home flow's child coordinator.
-final class RecordingNavigator: HomeNavigating, PopupNavigating {
-  let calls = Locked<[String]>([])
-  private func record(_ call: String) { calls.withLock { $0.append(call) } }
-  func toReport(termNo: Int) async { record("report \(termNo)") }
-  func toMyPage() async { record("mypage") }
-  func toDeclare(_ message: Message) async { record("declare \(message.messageId)") }
-  func declareFinished(_ result: DeclareResult) async { record("declared") }
-  func openURL(_ url: String) async { record("url \(url)") }
-  func dismissToMain() async { record("main") }
-  func toLogin() async { record("login") }
-  func loggedOut() async { record("loggedOut") }
-  func toHome() async { record("home") }
-  func loggedIn(_ session: LoginSession) async { record("loggedIn \(session.user.id)") }
-}
-
-@Test("The flows' navigators: each output leads where the article's navigators led")
-func navigatorMapping() async {
-  let navigator = RecordingNavigator()
-  await navigator.handle(HomeMachine.Output.openReport(termNo: 101))
-  await navigator.handle(HomeMachine.Output.openMyPage)
-  await navigator.handle(HomeMachine.Output.dismissToMain)
-  await navigator.handle(HomeMachine.Output.sessionExpired)
-  await navigator.handle(MessagesMachine.Output.openDeclare(Message(messageId: 13, sender: "", text: "", sentAt: "")))
-  await navigator.handle(MessagesMachine.Output.openURL("https://x"))
-  await navigator.handle(MessagesMachine.Output.alert(.declareComplete))
-  await navigator.handle(DeclareMachine.Output.finished(.completed))
-  await navigator.handle(MyPageMachine.Output.loggedOut)
-  await navigator.handle(IntroMachine.Output.showLogin)
-  await navigator.handle(
-    LoginMachine.Output.loggedIn(
-      LoginSession(
-        user: User(id: "alice", name: "A", memIdx: 1), tokens: .init(accessToken: "", refreshToken: "", expiresIn: 1))))
-  #expect(
-    navigator.calls.withLock { $0 } == [
-      "report 101", "mypage", "main", "login", "declare 13", "url https://x", "declared", "loggedOut", "login",
-      "loggedIn alice",
+  @Test(
+    "finish() while a present is building: nothing is shown after it; the late screen is finished",
+    arguments: [
+      Route.note(1), .tally(1),
     ])
+  func finishWhileBuilding(route: Route) async {
+    let (app, log, counters) = await startShelf()
+    let hold = app.app.dependencies.holds.hold(route)
+    async let opening: Void = app.open(route)
+    await hold.began.wait()
+    async let finishing: Void = app.finish()
+    await everyoneParked()
+    #expect(await app.lifecycle == .finished)
+    hold.release.open()
+    _ = await (opening, finishing)
+    #expect(await app.screens.isEmpty)
+    #expect(log.all == ["→ root shelf [shelf | -]", "refused open(\(route))"])
+    await counters.waitForFeatures(atMost: 0)
+    #expect(counters.effects == 0 && counters.subscriptions == 0 && counters.bindings == 0)
+  }
+
+  @Test("start() twice, at once or one after the other: the app starts once")
+  func startTwice() async {
+    let app = AppCoordinator(ShelfApp())
+    let log = ChangeLog()
+    await app.observe { log.record($0) }
+    async let first: Void = app.start()
+    async let second: Void = app.start()
+    _ = await (first, second)
+    await app.start()
+    await app.settle()
+    #expect(log.all == ["→ root shelf [shelf | -]"])
+    #expect(await app.lifecycle == .running)
+    await app.finish()
+    await app.start()
+    #expect(log.all.last == "refused start()")
+  }
+
+  @Test("A chore runs in its step, before the screen after it is built")
+  func choreBeforeBuild() async throws {
+    let (app, _, _) = await startShelf()
+    let hold = app.app.dependencies.holds.hold(.tally(5))
+    try await app.handle(deepLink: "tally://open?start=5")
+    await hold.began.wait()
+    #expect(await app.app.dependencies.catalog.log == ["tally 5"])
+    #expect(await app.state == NavigationState(stack: [.shelf]))
+    hold.release.open()
+    await app.settle()
+    #expect(await app.state == NavigationState(stack: [.shelf, .tally(5)]))
+    await app.finish()
+  }
+}
+
+@Suite("NavigationState: commands applied to routes")
+struct NavigationStateTests {
+  @Test("show by presentation, pop above the root only, dismiss, dismiss to main, and the events each causes")
+  func apply() {
+    var state = NavigationState()
+    typealias Command = NavigationCommand<Never>
+    #expect(state.apply(Command.show(.shelf)) == [.setRoot(.shelf)])
+    #expect(state.apply(Command.pop) == [])
+    #expect(state.apply(Command.show(.note(1))) == [.present(.note(1))])
+    #expect(state.apply(Command.show(.note(2))) == [.dismiss(.note(1)), .present(.note(2))])
+    #expect(state.apply(Command.show(.tally(1))) == [.dismiss(.note(2)), .push(.tally(1))])
+    #expect(state.apply(Command.show(.tally(2))) == [.push(.tally(2))])
+    #expect(state == NavigationState(stack: [.shelf, .tally(1), .tally(2)]))
+    #expect(state.apply(Command.send(Payload(1), to: .shelf)) == [])
+    #expect(state.apply(Command.openURL("u")) == [.openURL("u")])
+    state.apply(Command.show(.note(3)))
+    #expect(state.apply(Command.dismissToMain) == [.dismiss(.note(3)), .pop(.tally(2)), .pop(.tally(1))])
+    #expect(
+      state.applying([Command.show(.tally(1)), .show(.note(1)), .show(.shelf)]) == NavigationState(stack: [.shelf]))
+  }
 }

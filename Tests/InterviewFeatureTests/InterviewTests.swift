@@ -65,7 +65,7 @@ struct SessionTests {
     let restarted = SessionManager(
       auth: InterviewAuthService(client: stack.backend), store: stack.store, clock: stack.clock)
     #expect(await restarted.currentUser() == nil)
-    #expect(await restarted.restore() == alice)
+    #expect(await restarted.restore() == .restored(alice))
     #expect(await stack.backend.refreshCount == 1)
     #expect(restarted.users.value == alice)
     _ = try await InterviewAPIClient(client: stack.backend, session: restarted).home()
@@ -79,13 +79,11 @@ struct SessionTests {
     let restarted = SessionManager(
       auth: InterviewAuthService(client: stack.backend), store: stack.store, clock: stack.clock)
     await stack.backend.inject(.transport("offline"), on: .interview)
-    #expect(await restarted.restore() == nil)
-    #expect(await !restarted.takeRestoreRefusal())  // offline is no refusal
+    #expect(await restarted.restore() == .unavailable)  // offline is no refusal
     #expect(await stack.store.snapshot[SessionManager.storageKey] != nil)
     await stack.backend.inject(.status(401, body: #"{"code":401,"message":"refresh token invalid"}"#), on: .interview)
-    #expect(await restarted.restore() == nil)
-    #expect(await restarted.takeRestoreRefusal())
-    #expect(await !restarted.takeRestoreRefusal())  // read once
+    #expect(await restarted.restore() == .refused)
+    #expect(await restarted.restore() == .nothingStored)  // forgotten
     #expect(restarted.users.value == nil)
     #expect(await stack.store.snapshot[SessionManager.storageKey] == nil)
   }
@@ -98,7 +96,7 @@ struct SessionTests {
       auth: InterviewAuthService(client: stack.backend), store: stack.store, clock: stack.clock)
     async let first = restarted.restore()
     async let second = restarted.restore()
-    #expect(await [first, second] == [alice, alice])
+    #expect(await [first, second] == [.restored(alice), .restored(alice)])
     #expect(await stack.backend.refreshCount == 1)
   }
 }
@@ -186,6 +184,9 @@ struct InterviewScreenTests {
       $0.isChecking = false
       $0.notice = "점검 중입니다."
     }
+    // Under maintenance the user can still ask for login: the intro says so; the flow navigates.
+    await closed.send(.loginTapped)
+    await closed.expectOutput(.showLogin)
     await closed.finish()
   }
 

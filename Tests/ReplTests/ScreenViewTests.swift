@@ -1,17 +1,18 @@
 import AppCoordinator
+import InterviewApp
 import Testing
 
 @testable import ReplCore
 
 @Suite("REPL: screen views")
 struct ScreenViewTests {
-  @Test("Every kind of screen in the composition root has a REPL view")
+  @Test("Every kind of screen the interview app has a REPL view")
   func everyScreenHasAView() {
-    let missing = AppContainer.screens.filter { !($0 is any ScreenView.Type) }.map { $0.name }
+    let missing = InterviewApp.screens.filter { !($0 is any ScreenView.Type) }.map { $0.name }
     #expect(missing.isEmpty, "no ScreenView for \(missing)")
   }
 
-  @Test("`open` knows every screen that opens by name, from the composition root")
+  @Test("`open` knows every screen that opens by name, from the app's screens")
   func openByName() throws {
     #expect(try ReplSession.route("weather") == .weather)
     #expect(try ReplSession.route("MyPage") == .myPage)

@@ -3,6 +3,7 @@ import ActorMVVMTesting
 import AppCoordinator
 import EmbeddedBackend
 import Foundation
+import InterviewApp
 import Networking
 import ReplCore
 import Testing
@@ -36,9 +37,8 @@ struct TerminalModeTests {
     let client = HeldBackend(
       backend: EmbeddedBackend(.init(latency: .zero)), held: ["name=McGaheysville": defaultCity, "name=Seoul": seoul])
     let app = AppCoordinator(
-      container: AppContainer(
-        AppConfiguration(httpClient: client, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)),
-      flow: InterviewFlow())
+      InterviewApp(
+        AppConfiguration(httpClient: client, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)))
     let output = OutputLines()
     let session = ReplSession(coordinator: app) { output.append($0) }  // no clock: real time
     await session.start()
@@ -80,9 +80,8 @@ struct TerminalModeTests {
     let seoul = TestGate()
     let client = HeldBackend(backend: EmbeddedBackend(.init(latency: .zero)), held: ["name=Seoul": seoul])
     let app = AppCoordinator(
-      container: AppContainer(
-        AppConfiguration(httpClient: client, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)),
-      flow: InterviewFlow())
+      InterviewApp(
+        AppConfiguration(httpClient: client, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)))
     let output = OutputLines()
     let session = ReplSession(coordinator: app) { output.append($0) }  // real time
     await session.start()
@@ -125,10 +124,10 @@ struct TerminalModeTests {
     .timeLimit(.minutes(1)))
   func manyCommandsSettle() async {
     let app = AppCoordinator(
-      container: AppContainer(
+      InterviewApp(
         AppConfiguration(
           httpClient: EmbeddedBackend(.init(latency: .zero)), weatherbitKey: EmbeddedBackend.demoWeatherbitKey,
-          naverCredentials: nil)), flow: InterviewFlow())
+          naverCredentials: nil)))
     let output = OutputLines()
     let session = ReplSession(coordinator: app) { output.append($0) }
     await session.start()

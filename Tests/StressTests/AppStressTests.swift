@@ -1,6 +1,7 @@
 import ActorMVVM
 import AppCoordinator
 import EmbeddedBackend
+import InterviewApp
 import LoginFeature
 import ReplCore
 import Testing
@@ -13,12 +14,12 @@ struct AppStressTests {
     let counters = LifetimeCounters()
     let backend = EmbeddedBackend()
     let coordinator = AppCoordinator(
-      container: AppContainer(
+      InterviewApp(
         AppConfiguration(
           httpClient: backend, weatherbitKey: EmbeddedBackend.demoWeatherbitKey,
           naverCredentials: .init(
             clientID: EmbeddedBackend.demoNaverClientID, clientSecret: EmbeddedBackend.demoNaverClientSecret),
-          counters: counters)), flow: InterviewFlow())
+          counters: counters)))
     await coordinator.start()
     await coordinator.settle()
     if let login = await coordinator.topScreen?.feature(LoginMachine.self) {

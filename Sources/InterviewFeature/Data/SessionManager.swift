@@ -29,8 +29,7 @@ public actor SessionManager: SessionUseCase {
   private var session: LoginSession?
   private var expiresAt: Duration = .zero
   private var refreshing: Task<Result<LoginSession, LoginError>, Never>?
-  private var restoring: Task<User?, Never>?
-  private var restoreRefused = false
+  private var restoring: Task<RestoreOutcome, Never>?
   /// Refreshes started (for tests and diagnostics).
   public private(set) var refreshCount = 0
 
@@ -62,10 +61,10 @@ public actor SessionManager: SessionUseCase {
   /// refresh token is exchanged at once, and the user is returned (and
   /// published on ``users``) only when that succeeds. A refresh the server
   /// refuses (a 4xx) forgets the stored session; one that fails otherwise
-  /// (offline) keeps it for the next launch. Either way nobody is logged in.
-  /// Concurrent calls share one attempt.
-  public func restore() async -> User? {
-    if let session { return session.user }
+  /// (offline) keeps it for the next launch. Either way nobody is logged
+  /// in, and the outcome says which it was. Concurrent calls share one attempt.
+  public func restore() async -> RestoreOutcome {
+    if let session { return .restored(session.user) }
     if let restoring { return await restoring.value }
     let task = Task { await self.renewStoredSession() }
     restoring = task
@@ -73,25 +72,20 @@ public actor SessionManager: SessionUseCase {
     return await task.value
   }
 
-  private func renewStoredSession() async -> User? {
-    guard let stored = try? await store?.value(StoredSession.self, forKey: Self.storageKey) else { return nil }
+  private func renewStoredSession() async -> RestoreOutcome {
+    guard let stored = try? await store?.value(StoredSession.self, forKey: Self.storageKey) else {
+      return .nothingStored
+    }
     refreshCount += 1
     do throws(LoginError) {
       let renewed = try await auth.refresh(refreshToken: stored.session.tokens.refreshToken)
       await start(renewed)
-      return renewed.user
+      return .restored(renewed.user)
     } catch {
-      if case .error(let code) = error, (400..<500).contains(code) {
-        restoreRefused = true
-        try? await store?.removeValue(forKey: Self.storageKey)
-      }
-      return nil
+      guard case .error(let code) = error, (400..<500).contains(code) else { return .unavailable }
+      try? await store?.removeValue(forKey: Self.storageKey)
+      return .refused
     }
-  }
-
-  public func takeRestoreRefusal() -> Bool {
-    defer { restoreRefused = false }
-    return restoreRefused
   }
 
   public func logout() async {

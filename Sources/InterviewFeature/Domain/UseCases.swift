@@ -38,6 +38,23 @@ public protocol MyPageUseCase: Sendable {
 /// demand. Implementations refresh an expired token before handing it out,
 /// sharing one refresh among concurrent callers, and log out when the
 /// refresh fails.
+/// What restoring a stored session came to (``SessionUseCase/restore()``).
+public enum RestoreOutcome: Equatable, Sendable {
+  /// The server renewed it: this member is logged in.
+  case restored(User)
+  /// No session was stored.
+  case nothingStored
+  /// The server refused it (a 4xx): it was forgotten; log in again.
+  case refused
+  /// The server could not be asked (offline): it is kept for the next try.
+  case unavailable
+
+  /// The member, if restored.
+  public var user: User? {
+    if case .restored(let user) = self { user } else { nil }
+  }
+}
+
 public protocol SessionUseCase: Sendable {
   /// The logged-in member, if any.
   func currentUser() async -> User?
@@ -48,13 +65,9 @@ public protocol SessionUseCase: Sendable {
   /// Starts a session from a login.
   func start(_ session: LoginSession) async
   /// Restores the stored session if there is one and the server still
-  /// honours it (implementations confirm it first). Returns its user, or
-  /// `nil` when nobody can be restored.
-  func restore() async -> User?
-  /// Whether the last ``restore()`` found a stored session the server
-  /// refused (and so forgot it), for the app to say why it asks for a
-  /// login; reading it clears it.
-  func takeRestoreRefusal() async -> Bool
+  /// honours it (implementations confirm it first), and says how it went:
+  /// the member, or why nobody was restored.
+  func restore() async -> RestoreOutcome
   /// Ends the session.
   func logout() async
 }

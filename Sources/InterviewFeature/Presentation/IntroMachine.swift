@@ -14,6 +14,8 @@ public struct IntroMachine: StateMachine {
 
   public enum Input: Sendable, Equatable {
     case appeared
+    /// The user asks for login instead of waiting for the check.
+    case loginTapped
     case checked(ServiceStatus, restored: User?)
     /// A stored session the server refused: log in again, and say why.
     case restoreRefused
@@ -44,12 +46,13 @@ public struct IntroMachine: StateMachine {
       return .task(id: CancelID.intro) { () async throws(InterviewError) in
         let status = try await serviceCheck.serviceStatus()
         guard status.available else { return .checked(status, restored: nil) }
-        let restored = await session.restore()
-        if restored == nil, await session.takeRestoreRefusal() { return .restoreRefused }
-        return .checked(status, restored: restored)
+        let outcome = await session.restore()
+        return outcome == .refused ? .restoreRefused : .checked(status, restored: outcome.user)
       } catch: {
         .failed($0)
       }
+    case .loginTapped:
+      return .emit(.showLogin)
     case .checked(let status, let user):
       state.isChecking = false
       guard status.available else {

@@ -1,12 +1,14 @@
 import ActorMVVM
 import AppCoordinator
+import InterviewApp
 import InterviewFeature
 import Storage
 
 /// Declaring (reporting) a message: a reason, then submit.
 extension DeclareScreen: ScreenView {
+  static var opensByName: Bool { false }
 
-  func commands(in app: AppCoordinator) -> [ScreenCommand] {
+  func commands() -> [ScreenCommand] {
     [
       ScreenCommand("reason", usage: "reason <text>") { arguments throws(ReplError) in
         feature.send(.reasonChanged(try arguments.text()))

@@ -1,12 +1,13 @@
 import ActorMVVM
 import AppCoordinator
 import DirectionsFeature
+import InterviewApp
 import Storage
 
 /// The route finder (seed 003).
 extension DirectionsScreen: ScreenView {
 
-  func commands(in app: AppCoordinator) -> [ScreenCommand] {
+  func commands() -> [ScreenCommand] {
     [
       ScreenCommand("location", usage: "location <lat> <lng>") { arguments throws(ReplError) in
         feature.send(.locationUpdated(try arguments.coordinate()))

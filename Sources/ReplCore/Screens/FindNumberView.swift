@@ -1,12 +1,13 @@
 import ActorMVVM
 import AppCoordinator
 import FindNumberFeature
+import InterviewApp
 import Storage
 
 /// The FindNumber game (seed 002). The answer is kept off the view.
 extension FindNumberScreen: ScreenView {
 
-  func commands(in app: AppCoordinator) -> [ScreenCommand] {
+  func commands() -> [ScreenCommand] {
     [
       .sending("start", .gameStart, to: feature),
       ScreenCommand("check", usage: "check <1|2|3>") { arguments throws(ReplError) in

@@ -1,12 +1,13 @@
 import ActorMVVM
 import AppCoordinator
+import InterviewApp
 import InterviewFeature
 import Storage
 
 /// Home: the member, their interviews and unread messages.
 extension HomeScreen: ScreenView {
 
-  func commands(in app: AppCoordinator) -> [ScreenCommand] {
+  func commands() -> [ScreenCommand] {
     [
       .sending("refresh", .appeared, to: feature)
     ]

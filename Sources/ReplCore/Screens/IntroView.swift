@@ -1,18 +1,17 @@
 import ActorMVVM
 import AppCoordinator
+import InterviewApp
 import InterviewFeature
 import Storage
 
 /// The intro: the service check's progress; retry, or go to login.
 extension IntroScreen: ScreenView {
+  static var opensByName: Bool { false }
 
-  func commands(in app: AppCoordinator) -> [ScreenCommand] {
+  func commands() -> [ScreenCommand] {
     [
       .sending("retry", .appeared, to: feature),
-      ScreenCommand("login") { arguments throws(ReplError) in
-        try arguments.none()
-        await app.open(.login)
-      },
+      .sending("login", .loginTapped, to: feature),
     ]
   }
 

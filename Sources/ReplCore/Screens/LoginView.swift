@@ -1,12 +1,13 @@
 import ActorMVVM
 import AppCoordinator
+import InterviewApp
 import LoginFeature
 import Storage
 
 /// The login screen (seed 001). The password never shows.
 extension LoginScreen: ScreenView {
 
-  func commands(in app: AppCoordinator) -> [ScreenCommand] {
+  func commands() -> [ScreenCommand] {
     [
       ScreenCommand("id", usage: "id [<text>] (no text clears it)") { arguments throws(ReplError) in
         feature.send(.idChanged(arguments.rest))

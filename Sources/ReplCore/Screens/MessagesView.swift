@@ -1,12 +1,13 @@
 import ActorMVVM
 import AppCoordinator
+import InterviewApp
 import InterviewFeature
 import Storage
 
 /// The member's message rooms and one room's messages.
 extension MessagesScreen: ScreenView {
 
-  func commands(in app: AppCoordinator) -> [ScreenCommand] {
+  func commands() -> [ScreenCommand] {
     [
       ScreenCommand("room", usage: "room <roomId>") { arguments throws(ReplError) in
         feature.send(.roomSelected(try arguments.int()))

@@ -1,12 +1,13 @@
 import ActorMVVM
 import AppCoordinator
+import InterviewApp
 import InterviewFeature
 import Storage
 
 /// My page: the membership, and logging out.
 extension MyPageScreen: ScreenView {
 
-  func commands(in app: AppCoordinator) -> [ScreenCommand] {
+  func commands() -> [ScreenCommand] {
     [
       .sending("logout", .logoutTapped, to: feature)
     ]

@@ -1,12 +1,13 @@
 import ActorMVVM
 import AppCoordinator
+import InterviewApp
 import InterviewFeature
 import Storage
 
 /// An interview's analysis report.
 extension ReportScreen: ScreenView {
 
-  func commands(in app: AppCoordinator) -> [ScreenCommand] {
+  func commands() -> [ScreenCommand] {
     [
       .sending("load", .loadTriggered, to: feature),
       .sending("total", .totalReportTriggered, to: feature),

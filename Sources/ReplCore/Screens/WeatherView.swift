@@ -1,12 +1,13 @@
 import ActorMVVM
 import AppCoordinator
+import InterviewApp
 import Storage
 import WeatherFeature
 
 /// The weather screen (seed 000).
 extension WeatherScreen: ScreenView {
 
-  func commands(in app: AppCoordinator) -> [ScreenCommand] {
+  func commands() -> [ScreenCommand] {
     [
       ScreenCommand("city", usage: "city <name>, e.g. city Richmond, VA") { arguments throws(ReplError) in
         feature.send(.cityEntered(try arguments.text()))

@@ -41,9 +41,9 @@ public struct AppConfiguration: Sendable {
   }
 }
 
-/// Builds each screen's feature with its dependencies. `Sendable`; the
-/// shared actors (session, API clients) are created once.
-public final class AppContainer: Sendable {
+/// The interview app's dependencies: builds each screen's feature.
+/// `Sendable`; the shared actors (session, API clients) are created once.
+public final class InterviewContainer: Sendable {
   public let configuration: AppConfiguration
   public let session: SessionManager
   let interviewAPI: InterviewAPIClient
@@ -70,24 +70,12 @@ public final class AppContainer: Sendable {
       ?? MissingKey(variable: "NAVER_CLIENT_ID / NAVER_CLIENT_SECRET") as any DirectionsService
     numbers = RandomNumberAPIClient(client: client)
   }
-
-  /// Every kind of screen the app has, in the order the REPL's `open`
-  /// lists them. A new screen is its ``AppScreen`` type plus one line here.
-  public static let screens: [any AppScreen.Type] = [
-    WeatherScreen.self, LoginScreen.self, FindNumberScreen.self, DirectionsScreen.self, ReportScreen.self,
-    MessagesScreen.self, MyPageScreen.self, HomeScreen.self, IntroScreen.self, DeclareScreen.self,
-  ]
-
-  /// A new screen for `route`, its feature not yet started.
-  public func makeScreen(_ route: Route) async -> Screen {
-    Screen(await route.screen.init(route: route, container: self))
-  }
 }
 
-extension AppContainer {
+extension InterviewContainer {
   /// A feature counted in the configuration's counters, traced to its
   /// ``AppConfiguration/trace`` sink (prefixed with `name`) if there is one:
-  /// how an ``AppScreen`` builds its feature. Not started until sent to.
+  /// how a screen builds its feature. Not started until sent to.
   public func feature<Machine: StateMachine>(
     _ machine: Machine, _ initialState: Machine.State, name: String
   ) -> Feature<Machine> {

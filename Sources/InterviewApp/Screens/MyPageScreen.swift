@@ -1,23 +1,20 @@
 import ActorMVVM
+import AppCoordinator
 import InterviewFeature
 
 /// The member's page (seed 004): who is logged in, and logging out.
-public struct MyPageScreen: AppScreen {
+public struct MyPageScreen: AppScreen, MemberScreen {
+  public typealias Dependencies = InterviewContainer
   public static let name = "mypage"
   public static let presentation = Presentation.modal
-  public static let needsMember = true
   public let feature: Feature<MyPageMachine>
 
-  public init(route: Route, container: AppContainer) async {
+  public init(route: Route, dependencies container: InterviewContainer) async {
     feature = container.feature(
       MyPageMachine(myPage: container.interviewAPI, session: container.session), .init(), name: Self.name)
   }
 
   public var firstInput: MyPageMachine.Input? { .appeared }
-
-  public static func handle(_ output: MyPageMachine.Output, in app: AppCoordinator) async {
-    await InterviewFlow.home(on: app).handle(output)
-  }
 }
 
 extension Route {

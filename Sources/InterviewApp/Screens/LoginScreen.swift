@@ -1,19 +1,17 @@
 import ActorMVVM
+import AppCoordinator
 import LoginFeature
 
-/// The login popup (seed 001). Its output navigates under ``InterviewFlow``
-/// (which opens what waited for login); under another app's flow it leads nowhere.
+/// The login popup (seed 001). ``InterviewFlow`` opens what waited for login
+/// once it logs in.
 public struct LoginScreen: AppScreen {
+  public typealias Dependencies = InterviewContainer
   public static let name = "login"
   public static let presentation = Presentation.modal
   public let feature: Feature<LoginMachine>
 
-  public init(route: Route, container: AppContainer) async {
+  public init(route: Route, dependencies container: InterviewContainer) async {
     feature = container.feature(LoginMachine(auth: container.auth), .init(), name: Self.name)
-  }
-
-  public static func handle(_ output: LoginMachine.Output, in app: AppCoordinator) async {
-    await app.flow(InterviewFlow.self)?.popups(on: app).handle(output)
   }
 }
 

@@ -1,24 +1,21 @@
 import ActorMVVM
+import AppCoordinator
 import InterviewFeature
 
 /// One interview's analysis report (seed 004), loaded as it appears.
-public struct ReportScreen: AppScreen {
+public struct ReportScreen: AppScreen, MemberScreen {
+  public typealias Dependencies = InterviewContainer
   public static let name = "report"
   public static let presentation = Presentation.modal
-  public static let needsMember = true
   public static let parameterName: String? = "termNo"
   public let feature: Feature<ReportMachine>
 
-  public init(route: Route, container: AppContainer) async {
+  public init(route: Route, dependencies container: InterviewContainer) async {
     feature = container.feature(
       ReportMachine(analysis: container.interviewAPI), .init(termNo: route.parameter ?? 0), name: Self.name)
   }
 
   public var firstInput: ReportMachine.Input? { .loadTriggered }
-
-  public static func handle(_ output: ReportMachine.Output, in app: AppCoordinator) async {
-    await InterviewFlow.home(on: app).handle(output)
-  }
 }
 
 extension Route {

@@ -1,0 +1,172 @@
+import AppCoordinator
+import InterviewFeature
+import LoginFeature
+
+/// A screen only a logged-in member may open: opening it with nobody
+/// logged in goes through login first (``InterviewFlow``).
+public protocol MemberScreen: AppScreen {}
+
+/// The interview app's rules (the job-interview article's coordinator), as
+/// a pure machine (``AppFlow``):
+///
+/// - it starts on the intro; the intro leads to the restored member's home
+///   or to login;
+/// - a route that needs a member (``MemberScreen``) with nobody logged in
+///   presents login and is kept; it opens once login succeeds;
+/// - a deep link goes to the member's home, which decides where it leads;
+///   with nobody logged in or no home up (the intro still checking a stored
+///   session) the latest one is kept and handed over once a home is up — as
+///   the article's `BehaviorSubject` replays its last link;
+/// - an expired session logs out and presents login; the same member
+///   logging in again keeps their screens, anyone else starts from a fresh
+///   home;
+/// - a finished declaration pops back to its room, which is told the result;
+///   logging out from my page goes back to the intro.
+///
+/// The member's screens' outputs are the article's `HomeNavigator`; the
+/// intro's and login's its `PopupNavigator`: here each output is one case
+/// of ``reduce(into:_:navigation:)``.
+public struct InterviewFlow: AppFlow {
+  /// What the app keeps between steps.
+  public struct State: Equatable, Sendable {
+    /// Who is logged in, as navigation knows it (set by login or a
+    /// restored session; cleared by logout or an expired session).
+    public var member: User?
+    /// The member whose home is the root, if one is.
+    public var homeMember: User?
+    /// A route that needed a member, opened once login succeeds.
+    public var keptRoute: Route?
+    /// The latest deep link that came before a member's home was up.
+    public var keptLink: DeepLink?
+
+    public init(member: User? = nil, homeMember: User? = nil, keptRoute: Route? = nil, keptLink: DeepLink? = nil) {
+      self.member = member
+      self.homeMember = homeMember
+      self.keptRoute = keptRoute
+      self.keptLink = keptLink
+    }
+  }
+
+  /// The work a step asks of the app beside navigation.
+  public enum Chore: Equatable, Sendable {
+    /// Store a session that just logged in (before the member's home is built).
+    case startSession(LoginSession)
+    /// Forget the session (it expired).
+    case logout
+  }
+
+  public typealias Command = NavigationCommand<Chore>
+
+  public init() {}
+
+  public var initialState: State { State() }
+
+  public func parse(deepLink text: String) throws(DeepLinkError) -> DeepLink { try DeepLink(parsing: text) }
+
+  public func reduce(into state: inout State, _ event: FlowEvent<DeepLink>, navigation: NavigationState) -> [Command] {
+    switch event {
+    case .start:
+      return [.show(.intro)]
+    case .open(let route):
+      return open(route, &state)
+    case .deepLink(let link):
+      guard let member = state.member, navigation.root == .home else {
+        state.keptLink = link
+        return []
+      }
+      return [.send(Payload(HomeMachine.Input.deepLinkReceived(link, member: member)), to: .home)]
+    case .output(let output):
+      return reduce(output, into: &state, navigation: navigation)
+    }
+  }
+
+  private func open(_ route: Route, _ state: inout State) -> [Command] {
+    guard route.screen is any MemberScreen.Type, state.member == nil else { return [.show(route)] }
+    state.keptRoute = route
+    return [.show(.login)]
+  }
+
+  private func reduce(_ output: ScreenOutput, into state: inout State, navigation: NavigationState) -> [Command] {
+    if let output = output.as(IntroMachine.Output.self) {
+      switch output {
+      case .showHome(let member):
+        state.member = member
+        state.homeMember = member
+        return [.show(.home)] + deliverKeptLink(&state, to: member)
+      case .showLogin:
+        return [.show(.login)]
+      }
+    }
+    if case .loggedIn(let session)? = output.as(LoginMachine.Output.self) {
+      return loggedIn(session, &state, navigation: navigation)
+    }
+    if let output = output.as(HomeMachine.Output.self) {
+      switch output {
+      case .openReport(let termNo): return [.show(.report(termNo: termNo))]
+      case .openMyPage: return [.show(.myPage)]
+      case .dismissToMain: return [.dismissToMain]
+      case .sessionExpired: return expired(&state)
+      }
+    }
+    if case .sessionExpired? = output.as(ReportMachine.Output.self) { return expired(&state) }
+    if let output = output.as(MessagesMachine.Output.self) {
+      switch output {
+      case .openDeclare(let message):
+        return [.show(.declare(messageId: message.messageId), with: Payload(message))]
+      case .openURL(let url): return [.openURL(url)]
+      case .alert: return []  // the view shows it; nothing navigates
+      case .sessionExpired: return expired(&state)
+      }
+    }
+    if let output = output.as(DeclareMachine.Output.self) {
+      switch output {
+      case .finished(let result):
+        guard navigation.stack.last?.opens(DeclareScreen.self) == true, let room = navigation.stack.dropLast().last
+        else { return [] }
+        return [.pop, .send(Payload(MessagesMachine.Input.declareFinished(result)), to: room)]
+      case .sessionExpired: return expired(&state)
+      }
+    }
+    if let output = output.as(MyPageMachine.Output.self) {
+      switch output {
+      case .loggedOut:
+        state.member = nil
+        state.homeMember = nil
+        return [.dismissToMain, .show(.intro)]
+      case .sessionExpired: return expired(&state)
+      }
+    }
+    return []  // weather, findnumber, directions: nothing they emit navigates
+  }
+
+  /// Stores the session; the same member (back after an expired session)
+  /// keeps their screens, anyone else starts from a fresh home; then what
+  /// waited for login.
+  private func loggedIn(_ session: LoginSession, _ state: inout State, navigation: NavigationState) -> [Command] {
+    let member = session.user
+    state.member = member
+    var commands: [Command] = [.perform(.startSession(session)), .dismissModal]
+    if navigation.root == .home, state.homeMember?.memIdx == member.memIdx {
+      commands.append(.send(Payload(HomeMachine.Input.appeared), to: .home))
+    } else {
+      commands.append(.show(.home))
+    }
+    state.homeMember = member
+    if let route = state.keptRoute {
+      state.keptRoute = nil
+      commands += open(route, &state)
+    }
+    return commands + deliverKeptLink(&state, to: member)
+  }
+
+  private func deliverKeptLink(_ state: inout State, to member: User) -> [Command] {
+    guard let link = state.keptLink else { return [] }
+    state.keptLink = nil
+    return [.send(Payload(HomeMachine.Input.deepLinkReceived(link, member: member)), to: .home)]
+  }
+
+  private func expired(_ state: inout State) -> [Command] {
+    state.member = nil
+    return [.perform(.logout), .show(.login)]
+  }
+}

@@ -1,0 +1,207 @@
+import ActorMVVM
+import ActorMVVMTesting
+import AppCoordinator
+import Foundation
+
+// A second app, defined here and nowhere in the sources: a shelf of tallies.
+// It starts on its shelf; a `tally://open?start=N` link asks the shelf to
+// open a tally; a tally closes itself; a note is a modal. Its one dependency
+// is its own (a catalog of what was opened), and it refuses tallies above
+// 99. This file names no type of the interview app: the coordinator runs it
+// as it is.
+
+/// The shelf: the app's root. A link asks it to open a tally; it remembers which.
+struct ShelfMachine: StateMachine {
+  enum Input: Sendable, Equatable { case linkReceived(start: Int) }
+  enum Output: Sendable, Equatable { case openTally(start: Int) }
+  struct State: Equatable, Sendable { var opened: [Int] = [] }
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    switch input {
+    case .linkReceived(let start):
+      state.opened.append(start)
+      return .emit(.openTally(start: start))
+    }
+  }
+}
+
+/// A tally: counts taps, and asks to close.
+struct TallyMachine: StateMachine {
+  enum Input: Sendable { case appeared, tapped, closeTapped }
+  enum Output: Sendable { case close }
+  struct State: Equatable, Sendable {
+    var appearances = 0
+    var taps = 0
+  }
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    switch input {
+    case .appeared: state.appearances += 1
+    case .tapped: state.taps += 1
+    case .closeTapped: return .emit(.close)
+    }
+    return .none
+  }
+}
+
+/// A note over the shelf: asks to be dismissed.
+struct NoteMachine: StateMachine {
+  enum Input: Sendable { case doneTapped }
+  enum Output: Sendable { case done }
+
+  func reduce(into state: inout Int, _ input: Input) -> Effect<Input, Output> { .emit(.done) }
+}
+
+/// The shelf app's dependency: a record of what it opened.
+actor Catalog {
+  private(set) var log: [String] = []
+  func record(_ line: String) { log.append(line) }
+}
+
+/// What the shelf's screens are built from.
+struct ShelfDependencies: Sendable {
+  let catalog = Catalog()
+  let counters: LifetimeCounters
+  /// Builds a test holds on purpose (``BuildHolds``).
+  let holds = BuildHolds()
+
+  /// A feature for `route`'s screen, counted in the app's counters (once
+  /// any hold on the route is released).
+  func feature<Machine: StateMachine>(_ machine: Machine, _ initialState: Machine.State, for route: Route) async
+    -> Feature<Machine>
+  {
+    await holds.pass(route)
+    return Feature(machine, initialState: initialState, counters: counters)
+  }
+}
+
+/// Lets a test hold one route's screen while it is being built: the
+/// build says it has begun, then waits to be released.
+final class BuildHolds: Sendable {
+  struct Hold: Sendable {
+    let began = TestGate()
+    let release = TestGate()
+  }
+  private let holds = Locked<[Route: Hold]>([:])
+
+  /// The next build of `route` waits on the returned hold.
+  func hold(_ route: Route) -> Hold {
+    let hold = Hold()
+    holds.withLock { $0[route] = hold }
+    return hold
+  }
+
+  /// Called by each screen as it is built.
+  func pass(_ route: Route) async {
+    guard let hold = holds.withLock({ $0.removeValue(forKey: route) }) else { return }
+    hold.began.open()
+    await hold.release.wait()
+  }
+}
+
+struct ShelfScreen: AppScreen {
+  static let name = "shelf"
+  static let presentation = Presentation.root
+  let feature: Feature<ShelfMachine>
+
+  init(route: Route, dependencies: ShelfDependencies) async {
+    feature = await dependencies.feature(ShelfMachine(), .init(), for: route)
+  }
+}
+
+struct TallyScreen: AppScreen {
+  static let name = "tally"
+  static let presentation = Presentation.push
+  static let parameterName: String? = "start"
+  let feature: Feature<TallyMachine>
+
+  init(route: Route, dependencies: ShelfDependencies) async {
+    feature = await dependencies.feature(TallyMachine(), .init(taps: route.parameter ?? 0), for: route)
+  }
+
+  var firstInput: TallyMachine.Input? { .appeared }
+}
+
+struct NoteScreen: AppScreen {
+  static let name = "note"
+  static let presentation = Presentation.modal
+  static let parameterName: String? = "id"
+  let feature: Feature<NoteMachine>
+
+  init(route: Route, dependencies: ShelfDependencies) async {
+    feature = await dependencies.feature(NoteMachine(), 0, for: route)
+  }
+}
+
+extension Route {
+  static var shelf: Route { Route(ShelfScreen.self) }
+  static func tally(_ start: Int) -> Route { Route(TallyScreen.self, parameter: start) }
+  static func note(_ id: Int) -> Route { Route(NoteScreen.self, parameter: id) }
+}
+
+/// A link the shelf app cannot read.
+struct ShelfLinkError: Error, Equatable { let text: String }
+
+/// The shelf app's rules.
+struct ShelfFlow: AppFlow {
+  struct State: Equatable, Sendable {
+    /// A link that came before the shelf was up.
+    var keptLink: Int?
+  }
+
+  enum Chore: Equatable, Sendable { case record(String) }
+
+  var initialState: State { State() }
+
+  func parse(deepLink text: String) throws(ShelfLinkError) -> Int {
+    guard let components = URLComponents(string: text), components.scheme == "tally", components.host == "open",
+      let start = components.queryItems?.first(where: { $0.name == "start" })?.value.flatMap({ Int($0) })
+    else { throw ShelfLinkError(text: text) }
+    return start
+  }
+
+  func reduce(into state: inout State, _ event: FlowEvent<Int>, navigation: NavigationState)
+    -> [NavigationCommand<Chore>]
+  {
+    switch event {
+    case .start:
+      defer { state.keptLink = nil }
+      return [.show(.shelf)]
+        + (state.keptLink.map { [.send(Payload(ShelfMachine.Input.linkReceived(start: $0)), to: .shelf)] } ?? [])
+    case .open(let route):
+      return (route.parameter ?? 0) > 99 ? [] : [.show(route)]
+    case .deepLink(let start):
+      guard navigation.root == .shelf else {
+        state.keptLink = start
+        return []
+      }
+      return [.send(Payload(ShelfMachine.Input.linkReceived(start: start)), to: .shelf)]
+    case .output(let output):
+      if case .openTally(let start)? = output.as(ShelfMachine.Output.self) {
+        return [.perform(.record("tally \(start)")), .show(.tally(start))]
+      }
+      if case .close? = output.as(TallyMachine.Output.self) { return [.pop] }
+      if case .done? = output.as(NoteMachine.Output.self) { return [.dismissModal] }
+      return []
+    }
+  }
+}
+
+/// The shelf app, as the coordinator runs it.
+struct ShelfApp: CoordinatedApp {
+  static let screens: [any AppScreen.Type] = [ShelfScreen.self, TallyScreen.self, NoteScreen.self]
+  let flow = ShelfFlow()
+  let dependencies: ShelfDependencies
+
+  init(counters: LifetimeCounters = LifetimeCounters()) {
+    dependencies = ShelfDependencies(counters: counters)
+  }
+
+  var counters: LifetimeCounters { dependencies.counters }
+
+  func perform(_ chore: ShelfFlow.Chore) async {
+    switch chore {
+    case .record(let line): await dependencies.catalog.record(line)
+    }
+  }
+}
