@@ -66,7 +66,7 @@ struct InterviewObserverTests {
       changes.all.filter { $0.hasPrefix("refused") } == [
         "refused open(weather)", "refused back()", "refused deeplink", "refused start()",
       ])
-    #expect(counters.features == 0)
+    await counters.waitForFeatures(atMost: 0)  // a finished feature's drain may hold it a moment
   }
 
   @Test("An observer sees every navigation with the state after it, and each output before the navigation it causes")
