@@ -43,10 +43,15 @@
 ///
 /// **When runs start.** A feature reduces its mailbox a batch at a time and
 /// starts the runs that batch asked for once the batch is reduced, in the
-/// order they were asked for, before its actor turn ends. A run cancelled or
-/// superseded within its batch is never started, so its operation must not
-/// be relied on for side effects: a burst of superseding searches starts one
-/// task, for the last of them.
+/// order they were asked for, before its actor turn ends. Each run's
+/// operation begins at once, on that thread (not isolated to the feature),
+/// and runs until its first suspension before the next run begins — as Rx
+/// subscribes at the trigger — so the first call each run makes (a use
+/// case, an actor) is made in the order of the inputs that asked for them.
+/// Keep an operation's first stretch short: until it suspends, the feature
+/// reduces nothing else. A run cancelled or superseded within its batch is
+/// never started, so its operation must not be relied on for side effects:
+/// a burst of superseding searches starts one task, for the last of them.
 public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
   /// The cases that hold standard-library types of no fixed layout
   /// (`TaskPriority`, `AnyHashable`) are boxed: then `Kind`'s layout is

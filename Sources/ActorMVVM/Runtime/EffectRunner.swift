@@ -20,6 +20,12 @@
 /// the run's generation, so the host can tell a lifecycle call made from
 /// inside one of its own runs.
 ///
+/// **Order.** Each task starts immediately (`Task.immediateDetached`): its
+/// operation runs on the starting thread, not isolated to the host, until
+/// its first suspension, before the next run starts. So runs begin in the
+/// order they were performed: the first call each makes (to a use case, an
+/// actor) is made in input order.
+///
 /// A value owned by one isolation domain (its host's actor, as a stored
 /// `var`), which calls every mutating method; a struct, so a feature pays no
 /// extra allocation for it. It is `Sendable` so that a host's nonisolated
@@ -249,8 +255,11 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     let scope = EffectScope(host: host, generation: generation)
     counters.effectCount.increment()
     // Detached: a defined context (no sender's task-locals or priority),
-    // and it does not run on the host's actor.
-    return Task.detached(priority: run.priority) {
+    // and it does not run on the host's actor. Immediate: the operation
+    // runs here, on this thread, up to its first suspension, so runs begin
+    // in the order they were performed (as Rx subscribes at the trigger);
+    // after that it runs concurrently with the host.
+    return Task.immediateDetached(priority: run.priority) {
       await EffectScope.with(scope) { await operation(Send(run: token)) }
       token.markReturned()
       // Uncounted before the runner hears of the end: once it forgets this
