@@ -86,7 +86,17 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   var followers: [Task<Void, Never>] = []
   /// The subscriptions made in `init`, until ``start()`` iterates them.
   var unstarted: (states: StateRelay<State>.Values, outputs: EventRelay<Output>.Values)?
-  let onOutput: (@MainActor (Output) -> Void)?
+  /// Called on the main actor with each output, in order, exactly once:
+  /// the one given to `init`, or one set later. Set it before the model
+  /// starts (its first read, write, wait or ``start()``): an output
+  /// delivered while it is nil goes nowhere. Setting it right after `init`
+  /// lets a view keep the model in a `let` and still capture `self`:
+  ///
+  /// ```swift
+  /// model = FeatureModel(feature)
+  /// model.onOutput = { [unowned self] output in … }
+  /// ```
+  public var onOutput: (@MainActor (Output) -> Void)?
 
   /// Follows `feature` from now on: its current published state at once,
   /// then, once started (see the type's doc), every state it publishes and

@@ -8,12 +8,13 @@ import Testing
 /// What a screen's view layer does with a `FeatureModel`.
 @MainActor
 final class FinderScreen {
-  var opened: [String] = []
-  var model: FeatureModel<Finder>!
-
   // README snippet begins
+  var opened: [String] = []
+  let model: FeatureModel<Finder>
+
   init(feature: Feature<Finder>) {
-    model = FeatureModel(feature) { [unowned self] output in
+    model = FeatureModel(feature)
+    model.onOutput = { [unowned self] output in  // set before the model starts: no output is missed
       switch output {
       case .open(let item): opened.append(item)  // navigate: one call per output
       }
