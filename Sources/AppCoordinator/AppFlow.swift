@@ -63,7 +63,7 @@ public struct ScreenOutput: Sendable {
     self.value = value
   }
 
-  /// The output as `type` (`output.as(HomeMachine.Output.self)`), or nil
+  /// The output as `type` (`output.as(CartMachine.Output.self)`), or nil
   /// when it is another machine's.
   public func `as`<Output>(_ type: Output.Type) -> Output? { value as? Output }
 }

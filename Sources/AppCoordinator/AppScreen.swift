@@ -70,7 +70,7 @@ public struct Screen: Sendable {
   /// The feature behind the screen, seen through what every feature shares.
   public var feature: any ScreenFeature { base.anyFeature }
 
-  /// The feature, if it runs `machine`: `screen.feature(LoginMachine.self)`.
+  /// The feature, if it runs `machine`: `screen.feature(CartMachine.self)`.
   public func feature<Machine: StateMachine>(_ machine: Machine.Type) -> Feature<Machine>? {
     base.anyFeature as? Feature<Machine>
   }
