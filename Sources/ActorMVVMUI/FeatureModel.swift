@@ -237,11 +237,23 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   /// Returns once every input sent before the call has been reduced, the
   /// feature's effects have ended (`Feature/idle()`), and this model has
   /// applied the feature's published state and delivered every output it
-  /// emitted. For tests: after it, assertions on the model are exact. An
-  /// effect that never ends keeps it waiting, as it does `idle()`.
-  public func settled() async {
+  /// emitted. For tests: after it, assertions on the model are exact.
+  ///
+  /// Never hangs, never passes silently: if an effect is still running once
+  /// `timeout` of real time has passed and then nothing in the process can
+  /// run, it throws ``FeatureBusy`` naming the feature and the effects (by
+  /// id) still running, which fails a test that calls it with `try`. The
+  /// bound guards against a hang; it is not a pause (it returns as soon as
+  /// the effects end), and a machine slowed by load is waited for. An
+  /// effect that never ends — a live query, a timer, a sleep on a
+  /// `TestClock` the test has not advanced — is the usual cause: wait with
+  /// ``caughtUp()`` instead, which leaves effects running. Returns (without
+  /// throwing) when the calling task is cancelled.
+  ///
+  /// Isolation: main actor. Cancellation: returns early, asserting nothing.
+  public func settled(timeout: Duration = .seconds(5)) async throws(FeatureBusy) {
     startIfNeeded()
-    await feature.idle()
+    try await feature.idle(timeout: timeout)
     await feature.flush()
     applyPublished()
     await waitUntilCaughtUp()
@@ -249,9 +261,11 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
 
   /// Returns once every input sent before the call has been reduced and
   /// this model shows the feature's published state and has delivered
-  /// every output emitted so far, without waiting for effects: for a test
-  /// whose effects are asleep on a `TestClock` (which `settled()` would
-  /// wait for forever).
+  /// every output emitted so far, without waiting for effects. The wait for
+  /// a test whose effects do not end on their own: one asleep on a
+  /// `TestClock` (advance the clock, then call this), a live query that
+  /// emits on every change, a timer. It cannot hang on an effect; it waits
+  /// only for this model to apply what the feature has already published.
   public func caughtUp() async {
     startIfNeeded()
     await feature.flush()

@@ -140,7 +140,7 @@ extension ValidationResult {
 @Suite("GitHub signup: RxExample's view-model marble test on FeatureTimeline")
 struct GitHubSignupTests {
   @Test("RxExample's timelines in, validatedUsername and signupEnabled out, as RxExample expects")
-  func enabledUserInterfaceElements() async {
+  func enabledUserInterfaceElements() async throws {
     // RxExample expects "e---v--f--v--f---v--o----------------" and
     // "f--------------------------------t---" (our diagrams drop trailing -).
     let tick = Duration.milliseconds(200)  // RxExample's resolution
@@ -174,7 +174,7 @@ struct GitHubSignupTests {
 
   @MainActor
   @Test("The screen: typed fields validate, the button enables, a tap signs in and prompts")
-  func screen() async {
+  func screen() async throws {
     let clock = TestClock()
     let tick = Duration.milliseconds(200)
     let feature = Feature(GitHubSignup(api: MockGitHubAPI(clock: clock, tick: tick)), initialState: .init())
@@ -196,14 +196,14 @@ struct GitHubSignupTests {
     await screen.model.caughtUp()
     #expect(!screen.signupEnabled, "disabled while signing in")
     await clock.advance(by: tick * 2)
-    await screen.model.settled()
+    try await screen.model.settled()
     #expect(screen.prompts.shown == ["Mock: Signed in to GitHub."])
     #expect(screen.signupEnabled)
     await feature.finish()
   }
 
   @Test("Signing up: the button disables while the request runs, then the result is an output")
-  func signingUp() async {
+  func signingUp() async throws {
     let tick = Duration.milliseconds(200)
     let timelines = await FeatureTimeline.run(
       inputs: [

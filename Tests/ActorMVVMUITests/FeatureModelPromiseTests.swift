@@ -26,39 +26,39 @@ struct CodeEntry: StateMachine {
 @Suite("FeatureModel keeps its promises", .timeLimit(.minutes(1)))
 struct FeatureModelPromiseTests {
   @Test("A model made after the feature emitted an output still settles")
-  func modelAfterAnOutput() async {
+  func modelAfterAnOutput() async throws {
     let feature = Feature(CodeEntry(), initialState: .init())
     feature.send(.ping)
     await feature.idle()
     #expect(feature.emittedOutputCount == 1)
     var delivered: [CodeEntry.Output] = []
     let model = FeatureModel(feature) { delivered.append($0) }
-    await model.settled()
+    try await model.settled()
     feature.send(.ping)
-    await model.settled()
+    try await model.settled()
     #expect(delivered == [.pong], "only the output after the model was made")
     await feature.finish()
   }
 
   @Test("A write the machine refuses snaps back to what the feature holds, and settled() returns")
-  func refusedWriteSnapsBack() async {
+  func refusedWriteSnapsBack() async throws {
     let feature = Feature(CodeEntry(), initialState: .init(code: "1234"))
     let model = FeatureModel(feature)
     let code = model.binding(\.code, send: CodeEntry.Input.codeChanged)
     code.wrappedValue = "12345"
     #expect(model.code == "12345", "the write shows at once")
-    await model.settled()
+    try await model.settled()
     #expect(model.code == "1234")
     #expect(await feature.state.code == "1234")
     await feature.finish()
   }
 
   @Test("A state holding NaN settles (by publication, not ==)")
-  func nanSettles() async {
+  func nanSettles() async throws {
     let feature = Feature(CodeEntry(), initialState: .init())
     let model = FeatureModel(feature)
     model.send(.read(.nan))
-    await model.settled()
+    try await model.settled()
     #expect(model.reading.isNaN)
     model.send(.read(.nan))
     await model.caughtUp()
@@ -67,7 +67,7 @@ struct FeatureModelPromiseTests {
   }
 
   @Test("A binding used after its model is released does nothing and reads its last value")
-  func bindingOutlivesItsModel() async {
+  func bindingOutlivesItsModel() async throws {
     let feature = Feature(CodeEntry(), initialState: .init(code: "42"))
     var model: FeatureModel<CodeEntry>? = FeatureModel(feature)
     let code = model!.binding(\.code, send: CodeEntry.Input.codeChanged)

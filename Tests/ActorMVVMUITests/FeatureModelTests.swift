@@ -58,7 +58,7 @@ final class Invalidations {
 
 @MainActor
 @Suite struct FeatureModelTests {
-  @Test func aFieldReaderIsInvalidatedByItsFieldOnly() async {
+  @Test func aFieldReaderIsInvalidatedByItsFieldOnly() async throws {
     let feature = Feature(Finder(), initialState: .init())
     let model = FeatureModel(feature)
     let queryReader = Invalidations()
@@ -67,38 +67,38 @@ final class Invalidations {
     resultsReader.track { _ = model.results }
 
     model.send(.resultsReplaced(["a"]))
-    await model.settled()
+    try await model.settled()
     #expect(model.results == ["a"])
     #expect(queryReader.count == 0, "only `results` changed")
     #expect(resultsReader.count == 1)
 
     model.send(.queryChanged("swift"))
-    await model.settled()
+    try await model.settled()
     #expect(model.query == "swift")
     #expect(queryReader.count == 1)
     #expect(resultsReader.count == 1, "already fired; not tracking any more")
     await feature.finish()
   }
 
-  @Test func wholeStateReaderSeesEveryChange() async {
+  @Test func wholeStateReaderSeesEveryChange() async throws {
     let feature = Feature(Finder(), initialState: .init())
     let model = FeatureModel(feature)
     let reader = Invalidations()
     reader.track { _ = model.state }
     model.send(.resultsReplaced(["a"]))
-    await model.settled()
+    try await model.settled()
     #expect(reader.count == 1)
     await feature.finish()
   }
 
-  @Test func oneAppliedStatePerPublishedBatch() async {
+  @Test func oneAppliedStatePerPublishedBatch() async throws {
     let feature = Feature(Finder(), initialState: .init())
     let model = FeatureModel(feature)
-    await model.settled()
+    try await model.settled()
     let before = model.appliedStateCount
     model.send(.searchTapped)  // isLoading, then query-derived results and isLoading again
     await feature.flush()
-    await model.settled()
+    try await model.settled()
     #expect(model.results == ["1", "2"])
     #expect(model.isLoading == false)
     // At most two published states (loading; loaded), each applied once,
@@ -107,7 +107,7 @@ final class Invalidations {
     await feature.finish()
   }
 
-  @Test func outputsArriveOnceEachInOrderAfterTheirState() async {
+  @Test func outputsArriveOnceEachInOrderAfterTheirState() async throws {
     let feature = Feature(Finder(), initialState: .init())
     let received = Mutex<[String]>([])
     final class Seen { var queries: [String] = []; weak var model: FeatureModel<Finder>? }
@@ -122,17 +122,17 @@ final class Invalidations {
       model.send(.queryChanged(item))
       model.send(.openTapped(item))
     }
-    await model.settled()
+    try await model.settled()
     #expect(received.withLock { $0 } == ["a", "b", "c"])
     // Each output was handled with its state (or a later one) in the model.
     #expect(zip(seen.queries, ["a", "b", "c"]).allSatisfy { $0 >= $1 })
     await feature.finish()
-    await model.settled()
+    try await model.settled()
     #expect(received.withLock { $0.count } == 3)
   }
 
   @Test("init subscribes but starts no task; the first read starts it, and what came between is delivered")
-  func initStartsNothing() async {
+  func initStartsNothing() async throws {
     let feature = Feature(Finder(), initialState: .init())
     let received = Mutex<[String]>([])
     let model = FeatureModel(feature) { output in
@@ -146,14 +146,14 @@ final class Invalidations {
     #expect(received.withLock { $0 }.isEmpty)  // no task exists to deliver it
     _ = model.query  // the first read starts it
     #expect(model.isStarted)
-    await model.settled()
+    try await model.settled()
     #expect(received.withLock { $0 } == ["a"])
     #expect(model.query == "a")
     await feature.finish()
   }
 
   @Test("A model kept only for its outputs delivers them once start() is called", .timeLimit(.minutes(1)))
-  func startForOutputsAlone() async {
+  func startForOutputsAlone() async throws {
     let feature = Feature(Finder(), initialState: .init())
     let (delivered, continuation) = AsyncStream.makeStream(of: String.self)
     let model = FeatureModel(feature) { output in
@@ -168,20 +168,20 @@ final class Invalidations {
     await feature.finish()
   }
 
-  @Test func bindingWritesAtOnceAndSendsItsInput() async {
+  @Test func bindingWritesAtOnceAndSendsItsInput() async throws {
     let feature = Feature(Finder(), initialState: .init())
     let model = FeatureModel(feature)
     let query = model.binding(\.query, send: Finder.Input.queryChanged)
     query.wrappedValue = "sw"
     #expect(query.wrappedValue == "sw", "the control reads back what was typed")
     query.set("swift")
-    await model.settled()
+    try await model.settled()
     #expect(query.get() == "swift")
     #expect(await feature.state.query == "swift")
     await feature.finish()
   }
 
-  @Test func caughtUpDoesNotWaitForEffects() async {
+  @Test func caughtUpDoesNotWaitForEffects() async throws {
     let gate = TestGate()
     struct Waiting: StateMachine {
       let gate: TestGate
@@ -201,24 +201,24 @@ final class Invalidations {
     await model.caughtUp()  // the effect is still waiting on its gate
     #expect(model.state == 1)
     gate.open()
-    await model.settled()
+    try await model.settled()
     #expect(model.state == 2)
     await feature.finish()
   }
 
-  @Test func finishedFeatureKeepsItsFinalState() async {
+  @Test func finishedFeatureKeepsItsFinalState() async throws {
     let feature = Feature(Finder(), initialState: .init())
     let model = FeatureModel(feature)
     model.send(.queryChanged("last"))
     await feature.finish()
-    await model.settled()
+    try await model.settled()
     #expect(model.query == "last")
   }
 
-  @Test func releasedModelStopsFollowing() async {
+  @Test func releasedModelStopsFollowing() async throws {
     let feature = Feature(Finder(), initialState: .init())
     var model: FeatureModel<Finder>? = FeatureModel(feature)
-    await model?.settled()
+    try await model?.settled()
     weak let released = model
     model = nil
     #expect(released == nil, "its tasks do not keep the model alive")

@@ -31,15 +31,15 @@ final class FinderScreen {
 
 @MainActor
 @Test("README: a feature bound to a view through FeatureModel")
-func readmeBindingExample() async {
+func readmeBindingExample() async throws {
   let feature = Feature(Finder(), initialState: .init())
   let screen = FinderScreen(feature: feature)
   screen.queryField.wrappedValue = "swift"
   screen.model.send(.searchTapped)
-  await screen.model.settled()
+  try await screen.model.settled()
   #expect(screen.render() == "swift1, swift2")
   screen.model.send(.openTapped("swift1"))
-  await screen.model.settled()
+  try await screen.model.settled()
   #expect(screen.opened == ["swift1"])
   await feature.finish()
 }

@@ -94,7 +94,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// run's cancellation id ("an effect with no id" otherwise), and the runs
   /// recorded but not started yet.
   package var liveDescriptions: [String] {
-    var names = live.keys.sorted().map { live[$0]?.id.map { "\($0)" } ?? "an effect with no id" }
+    var names = live.keys.sorted().map { live[$0]?.id?.description ?? "an effect with no id" }
     if pendingLive > 0 { names.append("\(pendingLive) effect(s) not started yet") }
     return names
   }

@@ -90,7 +90,7 @@ public final actor Feature<Machine: StateMachine> {
   @usableFromInline let emitted = Atomic<Int>(0)
   /// Running → finishing → finished, and who waits for idle or finish:
   /// a pure machine (``FeatureLifecycle``) this actor feeds and obeys.
-  @usableFromInline var lifecycle = FeatureLifecycle<CheckedContinuation<Void, Never>>()
+  @usableFromInline var lifecycle = FeatureLifecycle<FeatureWaiter>()
   /// The opt-in trace (``FeatureTrace``); nil: one branch per input.
   @usableFromInline let trace: FeatureTrace<Machine>?
 
@@ -269,7 +269,41 @@ public final actor Feature<Machine: StateMachine> {
     drainPending()
     let fromOwnTask = runner.callerScope(host: mailbox.host) != nil
     guard lifecycle.idle(fromOwnTask: fromOwnTask, activeEffects: runner.activeCount) == .wait else { return }
-    await withCheckedContinuation { lifecycle.waitForIdle($0) }
+    await withCheckedContinuation { lifecycle.waitForIdle(.unbounded($0)) }
+  }
+
+  /// ``idle()`` with a bound, for tests and drivers that must never hang:
+  /// returns as ``idle()`` does, or throws ``FeatureBusy`` naming the
+  /// effects still running once `timeout` of real time has passed and then
+  /// nothing in the process can run (a machine slowed by load is waited
+  /// for; the bound is a guard against a hang, not a pause). An effect that
+  /// never ends (a live query, a timer) makes it throw; ``flush()`` is the
+  /// wait that leaves effects running. Returns at once, as ``idle()``,
+  /// after ``finish()`` or from inside the feature's own effects, and
+  /// returns (without throwing) when the calling task is cancelled.
+  public func idle(timeout: Duration) async throws(FeatureBusy) {
+    drainPending()
+    let fromOwnTask = runner.callerScope(host: mailbox.host) != nil
+    guard lifecycle.idle(fromOwnTask: fromOwnTask, activeEffects: runner.activeCount) == .wait else { return }
+    let wait = BoundedWait()
+    lifecycle.waitForIdle(.bounded(wait))
+    wait.armDeadline(after: timeout)
+    let becameIdle = await withTaskCancellationHandler {
+      await wait.result
+    } onCancel: {
+      wait.resume(returning: false)
+    }
+    drainPending()
+    guard !becameIdle, !Task.isCancelled, runner.activeCount > 0 else { return }
+    throw busy(after: timeout)
+  }
+
+  /// What keeps this feature from idle, for a wait that gave up.
+  func busy(after timeout: Duration) -> FeatureBusy {
+    var running = runner.liveDescriptions
+    let winding = runner.activeCount - runner.liveCount
+    if winding > 0 { running.append("\(winding) cancelled effect(s) not yet returned") }
+    return FeatureBusy(feature: "\(Machine.self)", runningEffects: running, timeout: timeout)
   }
 
   /// Reduces every input sent before the call, without waiting for effects.
@@ -290,7 +324,7 @@ public final actor Feature<Machine: StateMachine> {
     let caller = runner.callerScope(host: mailbox.host)
     switch lifecycle.finish(fromOwnTask: caller != nil) {
     case .returnNow: return
-    case .wait: return await withCheckedContinuation { lifecycle.waitForFinish($0) }
+    case .wait: return await withCheckedContinuation { lifecycle.waitForFinish(.unbounded($0)) }
     case .begin: break
     }
     var bindings = mailbox.close(into: &batch)

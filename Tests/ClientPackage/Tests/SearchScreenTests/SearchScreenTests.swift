@@ -6,7 +6,7 @@ import Testing
 
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct SearchScreenTests {
-  @Test func typingDebouncesAndTheLatestQueryWins() async {
+  @Test func typingDebouncesAndTheLatestQueryWins() async throws {
     let clock = TestClock()
     let feature = Feature(Search(clock: clock, search: { [$0 + "!"] }), initialState: .init())
     let screen = SearchScreen(feature: feature)
@@ -16,27 +16,27 @@ import Testing
     await screen.model.caughtUp()
     #expect(screen.text == "Loading...")
     await clock.advance(by: .milliseconds(300), expectingSleepers: 1)
-    await screen.model.settled()
+    try await screen.model.settled()
     #expect(screen.text == "seoul!")
     screen.model.send(.resultTapped("seoul!"))
-    await screen.model.settled()
+    try await screen.model.settled()
     #expect(screen.opened == ["seoul!"])
     await feature.finish()
   }
 
-  @Test func aTypedErrorIsShown() async {
+  @Test func aTypedErrorIsShown() async throws {
     let clock = TestClock()
     let feature = Feature(
       Search(clock: clock, search: { _ throws(SearchError) in throw .server(status: 500) }), initialState: .init())
     let screen = SearchScreen(feature: feature)
     screen.queryField.wrappedValue = "x"
     await clock.advance(by: .milliseconds(300), expectingSleepers: 1)
-    await screen.model.settled()
+    try await screen.model.settled()
     #expect(screen.text == "Error: server(status: 500)")
     await feature.finish()
   }
 
-  @Test func theMachineStepByStep() async {
+  @Test func theMachineStepByStep() async throws {
     let clock = TestClock()
     let tester = FeatureTester(Search(clock: clock, search: { [$0] }), initialState: .init(), clock: clock)
     await tester.send(.queryChanged("a")) {

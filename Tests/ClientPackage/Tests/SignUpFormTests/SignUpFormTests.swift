@@ -6,7 +6,7 @@ import Testing
 
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct SignUpFormTests {
-  @Test func typingEnablesSubmitAndSuccessOpensHome() async {
+  @Test func typingEnablesSubmitAndSuccessOpensHome() async throws {
     let feature = Feature(SignUp(register: { email, _ in "id-\(email)" }), initialState: .init())
     let screen = SignUpScreen(feature: feature)
     screen.email.wrappedValue = "a@b.c"
@@ -14,28 +14,28 @@ import Testing
     screen.password.wrappedValue = "correct horse"
     #expect(screen.submitEnabled)
     screen.submit()
-    await screen.model.settled()
+    try await screen.model.settled()
     #expect(screen.openedHome == "id-a@b.c")
     #expect(await feature.state.credentials.email == "a@b.c")
     await feature.finish()
   }
 
-  @Test func aTypedErrorIsShownAndClearedByTyping() async {
+  @Test func aTypedErrorIsShownAndClearedByTyping() async throws {
     let feature = Feature(
       SignUp(register: { _, _ throws(SignUpError) in throw .emailTaken }), initialState: .init())
     let screen = SignUpScreen(feature: feature)
     screen.email.wrappedValue = "a@b.c"
     screen.password.wrappedValue = "12345678"
     screen.submit()
-    await screen.model.settled()
+    try await screen.model.settled()
     #expect(screen.model.error == .emailTaken)
     screen.email.wrappedValue = "b@b.c"
-    await screen.model.settled()
+    try await screen.model.settled()
     #expect(screen.model.error == nil)
     await feature.finish()
   }
 
-  @Test func theMachineStepByStep() async {
+  @Test func theMachineStepByStep() async throws {
     let tester = FeatureTester(SignUp(register: { _, _ in "42" }), initialState: .init())
     await tester.send(.credentials(.emailChanged("a@b.c"))) { $0.credentials.email = "a@b.c" }
     await tester.send(.submitTapped)  // not valid yet: nothing happens

@@ -1,0 +1,118 @@
+import Dispatch
+
+/// What a caller of ``Feature/idle()``, ``Feature/idle(timeout:)`` or
+/// ``Feature/finish()`` suspends with: released by the feature when what it
+/// waits for happens (``resume()``), or — a bounded wait — by its deadline.
+@usableFromInline
+enum FeatureWaiter: Sendable {
+  /// `idle()` or `finish()`: waits as long as it takes.
+  case unbounded(CheckedContinuation<Void, Never>)
+  /// `idle(timeout:)`: the first of the feature and the deadline resumes it.
+  case bounded(BoundedWait)
+
+  /// Lets the waiter go: what it waited for happened.
+  @inlinable
+  func resume() {
+    switch self {
+    case .unbounded(let continuation): continuation.resume()
+    case .bounded(let wait): wait.resume(returning: true)
+    }
+  }
+}
+
+/// A one-shot wait that several parties race to end: the feature (true:
+/// idle), a deadline and the waiting task's cancellation (false). Whoever
+/// comes first decides; later calls find it ended and do nothing, so the
+/// waiting task is resumed exactly once, whether it suspended before or
+/// after the wait ended.
+@usableFromInline
+final class BoundedWait: Sendable {
+  private enum State {
+    case pending
+    case waiting(CheckedContinuation<Bool, Never>)
+    case ended(Bool)
+  }
+
+  private let state = Locked(State.pending)
+
+  init() {}
+
+  /// Suspends until the wait ends (at once if it already has): its result.
+  var result: Bool {
+    get async {
+      await withCheckedContinuation { continuation in
+        let ended = state.withLock { state -> Bool? in
+          if case .ended(let result) = state { return result }
+          state = .waiting(continuation)
+          return nil
+        }
+        if let ended { continuation.resume(returning: ended) }
+      }
+    }
+  }
+
+  /// Ends the wait with `result` if nobody has; a later call does nothing.
+  @usableFromInline
+  func resume(returning result: Bool) {
+    let waiting = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+      switch state {
+      case .ended: return nil
+      case .pending:
+        state = .ended(result)
+        return nil
+      case .waiting(let continuation):
+        state = .ended(result)
+        return continuation
+      }
+    }
+    waiting?.resume(returning: result)
+  }
+
+  /// Arms the deadline: once `timeout` of real time has passed, and then
+  /// nothing in the process can run (``Quiescence``: a machine slowed by
+  /// load is never mistaken for an effect that never ends), the wait ends
+  /// with false unless it ended first. The timer is a Dispatch one, outside
+  /// the job count, so it never keeps virtual time from knowing idle.
+  /// Without Quiescence installed (an app), the deadline alone decides.
+  func armDeadline(after timeout: Duration) {
+    let (seconds, attoseconds) = timeout.components
+    let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 0))) {
+      Task {
+        _ = await Quiescence.untilIdle()
+        self.resume(returning: false)
+      }
+    }
+  }
+}
+
+/// A bounded wait for a feature gave up: what still runs, named.
+///
+/// Thrown by ``Feature/idle(timeout:)`` and by `FeatureModel.settled(timeout:)`
+/// when an effect is still running once the timeout has passed. In a Swift
+/// Testing test an uncaught `try` fails the test with ``description``.
+public struct FeatureBusy: Error, Sendable, Equatable, CustomStringConvertible {
+  /// Which feature: its machine's type.
+  public let feature: String
+  /// The running effects, by id (`"an effect with no id"` for one without),
+  /// plus cancelled ones still winding down, counted.
+  public let runningEffects: [String]
+  /// How long the wait lasted before giving up.
+  public let timeout: Duration
+
+  /// Creates the error; for tests of code that reports one.
+  public init(feature: String, runningEffects: [String], timeout: Duration) {
+    self.feature = feature
+    self.runningEffects = runningEffects
+    self.timeout = timeout
+  }
+
+  public var description: String {
+    """
+    \(feature) is still busy after \(timeout): \(runningEffects.joined(separator: ", ")). \
+    An effect that never ends (a live query, a timer, a sleep on a TestClock nobody advances) \
+    keeps a wait for idle waiting: wait with caughtUp() instead (inputs reduced and state shown, \
+    effects left running), advance the clock, or cancel the effect with an input first.
+    """
+  }
+}
