@@ -137,19 +137,3 @@ where Fallback.Element == Base.Element {
 }
 
 extension AsyncCatchSequence: Sendable where Base: Sendable {}
-
-extension AsyncSequence {
-  /// Accumulates into a value updated in place, emitting it after each
-  /// element: Rx's `scan(into:accumulator:)`. The contract of
-  /// ``scan(_:_:)``.
-  @inlinable
-  public func scan<Result>(
-    into initial: Result, _ update: @escaping @Sendable (inout Result, Element) -> Void
-  ) -> AsyncScanSequence<Self, Result> {
-    scan(initial) { result, element in
-      var next = result
-      update(&next, element)
-      return next
-    }
-  }
-}

@@ -10,6 +10,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///   inner's own order is kept. At most `maxConcurrent` inners are
   ///   iterated at once; outer elements beyond that wait, in order, for an
   ///   inner to finish (Rx's `merge(maxConcurrent:)`).
+  /// - **`transform`** is called when the outer element arrives, in the
+  ///   outer's order, even when its inner must wait for a slot (as Rx's
+  ///   `MergeLimitedSink`): a transform that reads the time or some state
+  ///   sees them as they were at the element, and an inner it makes is
+  ///   iterated once a slot frees.
   /// - **Finishes** when the outer sequence and every inner (running or
   ///   waiting) have finished.
   /// - **Errors:** the first error from the outer or any inner is thrown at
@@ -34,7 +39,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Maps each element to a sequence and emits their elements one inner
   /// after the other: Rx's `concatMap`. ``flatMapMerge(maxConcurrent:_:)->AsyncFlatMapSequence<Self,Inner>``
   /// with one inner at a time: an outer element that arrives while an inner
-  /// runs waits for it to finish.
+  /// runs is mapped at once (`transform` runs when it arrives, as in Rx) and
+  /// its inner waits for the running one to finish.
   @inlinable
   public func concatMap<Inner: AsyncSequence & Sendable>(
     _ transform: @escaping @Sendable (Element) -> Inner
@@ -64,7 +70,23 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
   public typealias Element = Inner.Element
   /// The type of error iteration can throw.
   public typealias Failure = Base.Failure
-  @usableFromInline typealias Machine = FlatMapStateMachine<Base.Element, Inner.Element>
+  @usableFromInline typealias Machine = FlatMapStateMachine<Arrival, Inner.Element>
+
+  /// An outer element as the machine holds it: already mapped (merge and
+  /// concat map on arrival), or not (flatMapFirst maps only what it starts).
+  @usableFromInline
+  enum Arrival: Sendable {
+    case mapped(Inner)
+    case unmapped(Base.Element)
+
+    @inlinable
+    func inner(_ transform: @Sendable (Base.Element) -> Inner) -> Inner {
+      switch self {
+      case .mapped(let inner): inner
+      case .unmapped(let element): transform(element)
+      }
+    }
+  }
 
   @usableFromInline let base: Base
   @usableFromInline let policy: Machine.Policy
@@ -110,7 +132,11 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
           let core = OperatorCore(Machine(policy: policy))
           core.spawn { core in
             await pump(
-              base, into: core, wrap: { .outer($0) }, end: { .outerEnded($0) },
+              base, into: core,
+              wrap: { element in
+                if case .first = policy { return .outer(.unmapped(element)) }
+                return .outer(.mapped(transform(element)))
+              }, end: { .outerEnded($0) },
               perform: { command, core in Self.start(command, core, transform) })
           }
           return core
@@ -124,10 +150,10 @@ where Base.Element: Sendable, Inner.Element: Sendable, Inner.Failure == Base.Fai
       _ command: Machine.Command, _ core: OperatorCore<Machine>,
       _ transform: @escaping @Sendable (Base.Element) -> Inner
     ) {
-      guard case .startInner(let id, let element) = command else { return }
+      guard case .startInner(let id, let arrival) = command else { return }
       core.spawn { core in
         await pump(
-          transform(element), into: core, wrap: { .inner(id, $0) }, end: { .innerEnded(id, $0) },
+          arrival.inner(transform), into: core, wrap: { .inner(id, $0) }, end: { .innerEnded(id, $0) },
           perform: { command, core in start(command, core, transform) })
       }
     }

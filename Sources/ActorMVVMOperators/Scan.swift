@@ -14,11 +14,24 @@ extension AsyncSequence {
   public func scan<Result>(
     _ initial: Result, _ accumulate: @escaping @Sendable (Result, Element) -> Result
   ) -> AsyncScanSequence<Self, Result> {
-    AsyncScanSequence(base: self, initial: initial, accumulate: accumulate)
+    AsyncScanSequence(base: self, initial: initial) { result, element in result = accumulate(result, element) }
+  }
+
+  /// Accumulates into a value updated in place, emitting it after each
+  /// element: Rx's `scan(into:accumulator:)`. The contract of
+  /// ``scan(_:_:)``. The value is the iterator's own, mutated where it is
+  /// stored: once the consumer has let go of the element it last received,
+  /// `update` finds it uniquely referenced, so appending to an array costs
+  /// no copy (accumulating n elements is linear, not quadratic).
+  @inlinable
+  public func scan<Result>(
+    into initial: Result, _ update: @escaping @Sendable (inout Result, Element) -> Void
+  ) -> AsyncScanSequence<Self, Result> {
+    AsyncScanSequence(base: self, initial: initial, update: update)
   }
 }
 
-/// The sequence returned by `scan(_:_:)`.
+/// The sequence returned by `scan(_:_:)` and `scan(into:_:)`.
 public struct AsyncScanSequence<Base: AsyncSequence, Result>: AsyncSequence {
   /// The type of the elements.
   public typealias Element = Result
@@ -27,33 +40,33 @@ public struct AsyncScanSequence<Base: AsyncSequence, Result>: AsyncSequence {
 
   @usableFromInline let base: Base
   @usableFromInline let initial: Result
-  @usableFromInline let accumulate: @Sendable (Result, Base.Element) -> Result
+  @usableFromInline let update: @Sendable (inout Result, Base.Element) -> Void
 
-  @inlinable init(base: Base, initial: Result, accumulate: @escaping @Sendable (Result, Base.Element) -> Result) {
+  @inlinable init(base: Base, initial: Result, update: @escaping @Sendable (inout Result, Base.Element) -> Void) {
     self.base = base
     self.initial = initial
-    self.accumulate = accumulate
+    self.update = update
   }
 
   /// Makes this sequence's iterator (see the type's contract for when work starts).
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(base: base.makeAsyncIterator(), result: initial, accumulate: accumulate)
+    Iterator(base: base.makeAsyncIterator(), result: initial, update: update)
   }
 
   /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
     @usableFromInline var base: Base.AsyncIterator
     @usableFromInline var result: Result
-    @usableFromInline let accumulate: @Sendable (Result, Base.Element) -> Result
+    @usableFromInline let update: @Sendable (inout Result, Base.Element) -> Void
     @usableFromInline var done = false
 
     @inlinable init(
-      base: Base.AsyncIterator, result: Result, accumulate: @escaping @Sendable (Result, Base.Element) -> Result
+      base: Base.AsyncIterator, result: Result, update: @escaping @Sendable (inout Result, Base.Element) -> Void
     ) {
       self.base = base
       self.result = result
-      self.accumulate = accumulate
+      self.update = update
     }
 
     @inlinable
@@ -75,7 +88,7 @@ public struct AsyncScanSequence<Base: AsyncSequence, Result>: AsyncSequence {
       guard !done, !Task.isCancelled else { return finish() }
       do {
         guard let element = try await base.next(isolation: actor), !Task.isCancelled else { return finish() }
-        result = accumulate(result, element)
+        update(&result, element)
         return result
       } catch {
         done = true

@@ -700,6 +700,50 @@ struct FlatMapVectorTests {
     }
     #expect(one == rxDiagram([(210, "1"), (230, "2"), (250, "3"), (300, "|")], unit: 5))
   }
+
+  /// When `transform` ran, in ticks, for each outer element.
+  static func transformTimes(
+    _ operate:
+      @escaping @Sendable (MarbleSource, @escaping @Sendable (String) -> ColdTimeline) -> some AsyncSequence<
+        String, MarbleError
+      > & Sendable
+  ) async -> (output: String, calls: [String]) {
+    let calls = Mutex<[String]>([])
+    let inners: [String: [(offset: Int, symbol: String?)]] = [
+      "a": [(10, "1"), (30, "2"), (40, nil)], "b": [(10, "3"), (20, nil)], "c": [(5, "4"), (10, nil)],
+    ]
+    let output = await Marble.run(
+      ["xs": rxDiagram([(200, "a"), (210, "b"), (215, "c"), (300, "|")], unit: 5)], tick: .milliseconds(5)
+    ) { inputs, clock in
+      operate(inputs["xs"]) { name in
+        // In RxTest's time: the diagram starts at 200, one unit a millisecond.
+        calls.withLock { $0.append("\(name)@\(200 + Int(clock.now.offset / .milliseconds(1)))") }
+        return ColdTimeline(
+          events: inners[name]!.map { ($0.offset / 5, $0.symbol) }, unit: .milliseconds(5), clock: clock)
+      }
+    }
+    return (output, calls.withLock { $0 })
+  }
+
+  @Test("concatMap and flatMapMerge(maxConcurrent:) call transform when the outer element arrives, as MergeLimitedSink")
+  func transformOnArrival() async {
+    // Elements at 200, 210, 215; a's inner runs to 240, b's to 260.
+    let concat = await Self.transformTimes { xs, inner in xs.concatMap { inner($0) } }
+    #expect(concat.calls == ["a@200", "b@210", "c@215"])
+    // Each inner is still iterated in turn, from when its slot frees: b's 3 at 250, c's 4 at 265.
+    #expect(concat.output == rxDiagram([(210, "1"), (230, "2"), (250, "3"), (265, "4"), (300, "|")], unit: 5))
+    let limited = await Self.transformTimes { xs, inner in xs.flatMapMerge(maxConcurrent: 2) { inner($0) } }
+    #expect(limited.calls == ["a@200", "b@210", "c@215"])
+    // b ends at 230, freeing a slot for c: 4 at 235.
+    #expect(limited.output == rxDiagram([(210, "1"), (220, "3"), (230, "2"), (235, "4"), (300, "|")], unit: 5))
+  }
+
+  @Test("flatMapFirst calls transform only for the elements it starts")
+  func flatMapFirstMapsWhatItStarts() async {
+    let first = await Self.transformTimes { xs, inner in xs.flatMapFirst { inner($0) } }
+    #expect(first.calls == ["a@200"])
+    #expect(first.output == rxDiagram([(210, "1"), (230, "2"), (300, "|")], unit: 5))
+  }
 }
 
 /// A fallback that counts how often it is iterated (RxTest's
@@ -800,5 +844,44 @@ struct TimeoutSwitchVectorTests {
     var iterator = source.timeout(.milliseconds(100), clock: clock, switchingTo: fallback).makeAsyncIterator()
     await #expect(throws: TimeoutError.self) { _ = try await iterator.next() }
     #expect(iterations.value == 0)
+  }
+}
+
+/// A value that counts the copies its storage makes on write: how
+/// `scan(into:)` is held to "updated in place".
+struct CopyCounted {
+  final class Storage {
+    var values: [Int] = []
+    init(_ values: [Int]) { self.values = values }
+  }
+  var storage = Storage([])
+  let copies: TestCounter
+
+  mutating func append(_ value: Int) {
+    if !isKnownUniquelyReferenced(&storage) {
+      storage = Storage(storage.values)
+      copies.increment()
+    }
+    storage.values.append(value)
+  }
+}
+
+@Suite("scan(into:) updates in place")
+struct ScanInPlaceTests {
+  @Test("100 elements into a value the consumer does not keep: no copy")
+  func noCopyPerElement() async {
+    let copies = TestCounter()
+    var last: [Int] = []
+    for await value in AsyncStream(
+      Int.self,
+      { continuation in
+        for n in 1...100 { continuation.yield(n) }
+        continuation.finish()
+      }
+    ).scan(into: CopyCounted(copies: copies), { $0.append($1) }) {
+      last = value.storage.values
+    }
+    #expect(last == Array(1...100))
+    #expect(copies.value == 0)
   }
 }
