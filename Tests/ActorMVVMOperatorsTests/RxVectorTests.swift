@@ -446,6 +446,20 @@ struct CancelledConsumerTests {
     #expect(await elementsAfterCancelling(Stubborn().flatMapMerge { _ in Stubborn() }) == 0)
   }
   @Test func concatMap() async { #expect(await elementsAfterCancelling(Stubborn().concatMap { _ in Stubborn() }) == 0) }
+  @Test func sample() async { #expect(await elementsAfterCancelling(Stubborn().sample(Stubborn())) == 0) }
+  @Test func takeUntil() async {
+    #expect(await elementsAfterCancelling(Stubborn().take(until: AsyncStream<Int> { _ in })) == 0)
+  }
+  @Test func delay() async {
+    #expect(await elementsAfterCancelling(Stubborn().delay(for: .zero, clock: ContinuousClock())) == 0)
+  }
+  @Test func buffer() async {
+    #expect(await elementsAfterCancelling(Stubborn().buffer(timeSpan: .seconds(3600), count: 1)) == 0)
+  }
+  @Test func debug() async { #expect(await elementsAfterCancelling(Stubborn().debug("s", log: { _ in })) == 0) }
+  @Test func interval() async {
+    #expect(await elementsAfterCancelling(AsyncTimerSequence.interval(.zero, clock: ContinuousClock())) == 0)
+  }
   @Test func share() async { #expect(await elementsAfterCancelling(Stubborn().share(replay: 1)) == 0) }
   @Test func flatMapFirst() async {
     #expect(await elementsAfterCancelling(Stubborn().flatMapFirst { _ in Stubborn() }) == 0)

@@ -9,13 +9,16 @@ enum TimerCommand<Instant: InstantProtocol> {
   case rearm(until: Instant)
 }
 
-/// A state machine with one timer (debounce, throttle): it starts the timer
-/// with ``TimerCommand/startTimer(until:)``, and answers each wake-up with
-/// ``TimerCommand/rearm(until:)`` or nothing (the timer ends).
+/// A state machine with one timer (debounce, throttle, delay, buffer): it
+/// starts the timer with ``TimerCommand/startTimer(until:)``, and answers
+/// each wake-up with ``TimerCommand/rearm(until:)`` or nothing (the timer
+/// ends). Its upstream's elements are `Input`s (its own `Element`s unless
+/// it regroups them, as buffer does).
 @usableFromInline
 protocol TimedStateMachine: OperatorStateMachine
-where Command == TimerCommand<Instant>, Event == TimedEvent<Element, Instant> {
+where Command == TimerCommand<Instant>, Event == TimedEvent<Input, Instant> {
   associatedtype Instant: InstantProtocol
+  associatedtype Input: Sendable = Element
 }
 
 /// What reaches a time operator's state machine.
@@ -35,12 +38,17 @@ extension OperatorReader where Machine: TimedStateMachine {
   /// with `clock.now` on arrival, and the timer on `clock`.
   @inlinable @inline(__always)
   mutating func next<Base: AsyncSequence & Sendable, C: Clock>(
-    base: Base, clock: C, make: @escaping () -> Machine, isolation actor: isolated (any Actor)?
+    base: Base, clock: C, make: @escaping () -> Machine, timerAtStart: C.Duration? = nil,
+    isolation actor: isolated (any Actor)?
   ) async throws(Base.Failure) -> Machine.Element?
-  where Base.Element == Machine.Element, C.Instant == Machine.Instant {
+  where Base.Element == Machine.Input, C.Instant == Machine.Instant {
     try await next(
       start: {
         let core = OperatorCore(make())
+        // A machine whose timer runs from the start (buffer) has it armed before the upstream is pulled.
+        if let timerAtStart {
+          core.performTimer(.startTimer(until: clock.now.advanced(by: timerAtStart)), clock: clock)
+        }
         core.spawn { core in
           await pump(
             base, into: core, wrap: { .element($0, at: clock.now) }, end: { .ended($0, at: clock.now) },
