@@ -22,19 +22,25 @@ import Testing
 ///   lists the fields that differ, not two whole states.
 /// - Effects run for real (inject a ``TestClock`` for time, and pass it as
 ///   `clock:` so a `receive` that times out can say a task is asleep on
-///   it). Inputs they feed back must be asserted, in order, with
-///   ``receive(_:timeout:sourceLocation:_:)`` (or by case alone, with
-///   ``receive(case:timeout:sourceLocation:_:)``); outputs with
+///   it). The inputs they feed back are **reduced as they arrive**, as a
+///   `Feature` reduces them (and as TCA's `TestStore` does): one that
+///   cancels an effect cancels it then, not when the test gets to it. Each
+///   must still be asserted, in order, with
+///   ``receive(_:timeout:sourceLocation:_:)`` (or by case alone, nested
+///   cases too, with ``receive(case:timeout:sourceLocation:_:)``), which
+///   checks the input and the state change it made; outputs with
 ///   ``expectOutput(_:sourceLocation:)``. Superseded and cancelled effects'
 ///   inputs are discarded exactly as a `Feature` does. An input sent
 ///   through a `Send` after its operation returned fails the test (a
 ///   `Feature` would discard it).
+/// - ``record(_:)`` keeps every value a field takes, transition by
+///   transition (RxTest's `TestableObserver` for one field of state).
 /// - ``finish(timeout:sourceLocation:)`` waits for running effects to
 ///   return (bounded by `timeout`), then fails for every output, fed-back
 ///   input or effect still running, and cancels what still runs. A tester
 ///   released without `finish()` reports the same leftovers.
-/// - ``Exhaustivity/off`` turns it into an integration-style tester: fed-back
-///   inputs are reduced as they arrive, `receive` skips to the one it names
+/// - ``Exhaustivity/off`` turns it into an integration-style tester:
+///   `receive` skips to the fed-back input it names
 ///   (found whether it arrived before or after a `send` in between: what a
 ///   test asserts never depends on scheduling), the update closures assert
 ///   only the fields they set, and `finish` fails for nothing.
@@ -65,9 +71,13 @@ public actor FeatureTester<Machine: StateMachine> {
   private let inbox = Inbox<Input>()
   private var runner: EffectRunner<Input, Output>
   private var pendingOutputs: [Output] = []
-  /// Fed-back inputs not yet asserted; with exhaustivity off, already
-  /// reduced, each with the state it produced.
-  private var pendingReceived: [(input: Input, state: State?)] = []
+  /// Fed-back inputs not yet asserted, already reduced (on arrival), each
+  /// with the state before and after it.
+  private var pendingReceived: [(input: Input, before: State, after: State)] = []
+  /// Inputs sent after their run returned, to report from the test's task.
+  private var lateInputs: [Input] = []
+  /// What ``record(_:)`` asked for: each is told every state a reduce made.
+  private var recorders: [(State) -> Void] = []
   private let exhaustivity: Exhaustivity
   private let clock: TestClock?
   private let createdAt: SourceLocation
@@ -94,6 +104,12 @@ public actor FeatureTester<Machine: StateMachine> {
     self.createdAt = sourceLocation
     let inbox = self.inbox
     self.runner = EffectRunner(counters: counters) { inbox.push($0) }
+    // Reduce fed-back inputs as they arrive: each arrival schedules a visit
+    // to the tester (a task, counted by the job count, so a clock's advance
+    // or a settle waits for the reduction).
+    inbox.onArrival = { [weak self] in
+      Task { await self?.collectOnArrival() }
+    }
   }
 
   deinit {
@@ -163,7 +179,9 @@ public actor FeatureTester<Machine: StateMachine> {
   }
 
   /// Waits for the next fed-back input and asserts it is of the case
-  /// `embed` makes, whatever its payload: `receive(case: Input.numberFetched)`.
+  /// `embed` makes, whatever its payload: `receive(case: Input.numberFetched)`;
+  /// nested cases too, `receive(case: { Parent.Input.row(.failed($0)) })`,
+  /// so an input carrying a non-`Equatable` error needs no wrapper.
   /// Otherwise as ``receive(_:timeout:sourceLocation:_:)``.
   public func receive<Payload>(
     case embed: @escaping @Sendable (Payload) -> Input,
@@ -172,10 +190,30 @@ public actor FeatureTester<Machine: StateMachine> {
     _ update: (@Sendable (inout State) throws -> Void)? = nil
   ) async {
     await receive(
-      where: { input in
-        guard let payload = Reflection.payload(input) as? Payload else { return false }
-        return Reflection.caseName(embed(payload)) == Reflection.caseName(input)
-      }, describing: "an input of the case given", timeout: timeout, sourceLocation: sourceLocation, update)
+      where: { Self.input($0, isCase: embed) }, describing: "an input of the case given", timeout: timeout,
+      sourceLocation: sourceLocation, update)
+  }
+
+  /// Whether `input` is of the case `embed` makes, at any depth: the
+  /// payload of type `Payload` is looked for down `input`'s chain of
+  /// enum cases (`.child(.failure(error))`), and `embed` of it must give
+  /// the same chain of case names down to it.
+  package static func input<Payload>(_ input: Input, isCase embed: (Payload) -> Input) -> Bool {
+    var names: [String] = []
+    var value: Any = input
+    while case .enumCase(let name, let payload?) = Reflection(value) {
+      names.append(name)
+      if let payload = payload as? Payload {
+        var made: Any = embed(payload)
+        for name in names {
+          guard case .enumCase(name, let next) = Reflection(made) else { return false }
+          made = next ?? ()
+        }
+        return true
+      }
+      value = payload
+    }
+    return false
   }
 
   /// Waits for the next fed-back input and asserts it satisfies `matches`
@@ -188,23 +226,17 @@ public actor FeatureTester<Machine: StateMachine> {
     _ update: (@Sendable (inout State) throws -> Void)? = nil
   ) async {
     while true {
-      guard let (input, state) = await nextReceived(timeout: timeout) else {
+      guard let (input, before, after) = await nextReceived(timeout: timeout) else {
         Issue.record(
           "Expected to receive \(description), but no effect fed back an input (\(whyNothingArrived(timeout)))",
           sourceLocation: sourceLocation)
         return
       }
-      if exhaustivity == .off {
-        guard matches(input), let state else { continue }  // skipped: already reduced
-        check(input, before: state, after: state, update: update, sourceLocation: sourceLocation)
-        return
-      }
+      if exhaustivity == .off, !matches(input) { continue }  // skipped: already reduced
       if !matches(input) {
         Issue.record("Received \(input), expected \(description)", sourceLocation: sourceLocation)
       }
-      let before = current
-      reduce(input)
-      check(input, before: before, after: current, update: update, sourceLocation: sourceLocation)
+      check(input, before: before, after: after, update: update, sourceLocation: sourceLocation)
       return
     }
   }
@@ -239,6 +271,27 @@ public actor FeatureTester<Machine: StateMachine> {
     if !matches(output) {
       Issue.record("Output \(output) does not match \(description)", sourceLocation: sourceLocation)
     }
+  }
+
+  /// Records every value `field` takes from now on: its current value
+  /// first, then the value after each reduce that changed it (sent,
+  /// fed back, in the order they were reduced). RxTest's
+  /// `TestableObserver` for one field of state, at transition granularity:
+  /// a save that flips `saveEnabled` `true → false → true` within one
+  /// instant records all three, where ``FeatureTimeline``, which samples
+  /// state when nothing can run, shows the instant's last value.
+  ///
+  /// ```swift
+  /// let saveEnabled = await tester.record(\.saveEnabled)
+  /// …
+  /// #expect(saveEnabled.values == [true, false, true])
+  /// ```
+  public func record<Value: Equatable & Sendable>(
+    _ field: @escaping @Sendable (State) -> Value
+  ) -> TransitionRecorder<Value> {
+    let recorder = TransitionRecorder(first: field(current))
+    recorders.append { state in recorder.append(field(state)) }
+    return recorder
   }
 
   /// Waits until every running effect has ended, handling what they fed
@@ -315,6 +368,7 @@ public actor FeatureTester<Machine: StateMachine> {
 
   private func reduce(_ input: Input) {
     let effect = machine.reduce(into: &current, input)
+    for record in recorders { record(current) }
     runner.perform(effect) { pendingOutputs.append($0) }
     runner.startPending(host: UInt64(UInt(bitPattern: ObjectIdentifier(inbox))))  // each input is a batch of its own
   }
@@ -341,32 +395,42 @@ public actor FeatureTester<Machine: StateMachine> {
       sourceLocation: sourceLocation)
   }
 
-  /// Moves fed-back messages from the inbox into the books.
-  private func collect() {
+  /// Moves fed-back messages from the inbox into the books, reducing each
+  /// fed-back input of a live run; `reporting` (a call from the test's
+  /// task) records a failure for each input sent too late.
+  private func collect(reporting: Bool = true) {
     for message in inbox.drain() {
       switch message {
       case .sent(let input, let generation):
         guard runner.isLive(generation) else { continue }
-        if exhaustivity == .off {
-          reduce(input)
-          pendingReceived.append((input, current))
-        } else {
-          pendingReceived.append((input, nil))
-        }
+        let before = current
+        reduce(input)
+        pendingReceived.append((input, before, current))
       case .late(let input, _):
-        Issue.record(
-          """
-          An effect sent \(input) after its operation had returned; a Feature discards it. Await the \
-          callback inside the operation (withCheckedContinuation) instead of sending from it later.
-          """,
-          sourceLocation: createdAt)
+        lateInputs.append(input)
       case .ended(let generation):
         runner.ended(generation)
       }
     }
+    guard reporting else { return }
+    for input in lateInputs {
+      Issue.record(
+        """
+        An effect sent \(input) after its operation had returned; a Feature discards it. Await the \
+        callback inside the operation (withCheckedContinuation) instead of sending from it later.
+        """,
+        sourceLocation: createdAt)
+    }
+    lateInputs.removeAll()
   }
 
-  private func nextReceived(timeout: Duration) async -> (Input, State?)? {
+  /// A visit on arrival: reduces what came, reporting nothing (it runs in
+  /// no test's context; the next call from the test reports).
+  private func collectOnArrival() {
+    collect(reporting: false)
+  }
+
+  private func nextReceived(timeout: Duration) async -> (Input, State, State)? {
     collect()
     while pendingReceived.isEmpty, runner.liveCount > 0 {
       guard await inbox.wait(timeout: timeout) else { break }
@@ -394,12 +458,32 @@ public actor FeatureTester<Machine: StateMachine> {
   }
 }
 
+/// The values one field of a ``FeatureTester``'s state took, transition by
+/// transition (see ``FeatureTester/record(_:)``). Read ``values`` from any
+/// task; the tester appends as it reduces.
+public final class TransitionRecorder<Value: Equatable & Sendable>: Sendable {
+  private let recorded: Locked<[Value]>
+
+  init(first: Value) { recorded = Locked([first]) }
+
+  /// Every value so far, oldest first: the value when recording began,
+  /// then each change (a reduce that leaves the field equal records nothing).
+  public var values: [Value] { recorded.withLock { $0 } }
+
+  func append(_ value: Value) {
+    recorded.withLock { values in
+      if values.last != value { values.append(value) }
+    }
+  }
+}
+
 /// Messages from effects, collected under a lock until the tester reads them.
 package final class Inbox<Input: Sendable>: Sendable {
   private struct State {
     var messages: [EffectMessage<Input>] = []
     var nextWait: UInt64 = 0
     var waiter: (id: UInt64, continuation: UnsafeContinuation<Bool, Never>)?
+    var onArrival: (@Sendable () -> Void)?
   }
 
   private let state = Locked(State())
@@ -407,13 +491,21 @@ package final class Inbox<Input: Sendable>: Sendable {
   /// An empty inbox.
   package init() {}
 
+  /// Called after each message is pushed, outside the lock (the tester
+  /// schedules its visit with it).
+  package var onArrival: (@Sendable () -> Void)? {
+    get { state.withLock { $0.onArrival } }
+    set { state.withLock { $0.onArrival = newValue } }
+  }
+
   package func push(_ message: EffectMessage<Input>) {
-    let waiter = state.withLock { state in
+    let (waiter, onArrival) = state.withLock { state in
       state.messages.append(message)
       defer { state.waiter = nil }
-      return state.waiter
+      return (state.waiter, state.onArrival)
     }
     waiter?.continuation.resume(returning: true)
+    onArrival?()
   }
 
   package func drain() -> [EffectMessage<Input>] {
