@@ -3,12 +3,16 @@
 ///
 /// - **No replay:** a subscriber receives the events accepted after it
 ///   subscribed, and nothing from before.
-/// - **Lossless and ordered:** each subscriber receives every such event
-///   exactly once, in the order ``accept(_:)`` linearised them (calls from one
-///   task keep their order).
-/// - **Buffering:** unbounded, per subscriber. A slow subscriber's backlog
-///   grows until it catches up; it drains its whole backlog in one lock
-///   acquisition per wake-up, so catching up is cheap.
+/// - **Lossless and ordered** (with the default buffering): each subscriber
+///   receives every such event exactly once, in the order ``accept(_:)``
+///   linearised them (calls from one task keep their order).
+/// - **Buffering:** per subscriber, as the relay's ``BufferingPolicy``
+///   says: ``BufferingPolicy/unbounded`` by default (a slow subscriber's
+///   backlog grows until it catches up; nothing is lost), or bounded,
+///   keeping the oldest or the newest events of a backlog that is full (the
+///   others are dropped for that subscriber alone; the order of what is
+///   kept is the order accepted). A subscriber drains its whole backlog in
+///   one lock acquisition per wake-up, so catching up is cheap.
 /// - **Termination:** a subscription ends after ``finish()`` once it has
 ///   drained what was accepted before; when the consuming task is
 ///   cancelled, at its next `next()` even with a backlog (which is
@@ -43,14 +47,46 @@ public final class EventRelay<Value: Sendable>: Sendable {
 
   @usableFromInline typealias Subscription = Subscriber<Policy>
 
+  /// How much of a slow subscriber's backlog a relay keeps (the names are
+  /// `AsyncStream`'s).
+  public enum BufferingPolicy: Sendable, Equatable {
+    /// Every event, however far behind the subscriber is: lossless.
+    case unbounded
+    /// At most this many: while the backlog is full, newer events are
+    /// dropped (for that subscriber).
+    case bufferingOldest(Int)
+    /// At most this many: a new event into a full backlog drops its oldest.
+    case bufferingNewest(Int)
+  }
+
   @usableFromInline let storage = Locked(SubscriberTable<Policy>(shared: ()))
   @usableFromInline let counters: LifetimeCounters
+  /// The buffering policy as one word: 0 unbounded, n > 0 the oldest n,
+  /// n < 0 the newest -n (one compare on the unbounded path).
+  @usableFromInline let limit: Int
 
   /// Creates a relay with no subscribers.
-  /// - Parameter counters: where live subscriptions are counted.
+  /// - Parameters:
+  ///   - counters: where live subscriptions are counted.
+  ///   - bufferingPolicy: how much of each subscriber's backlog is kept;
+  ///     a bound must be at least 1.
   @inlinable
-  public init(counters: LifetimeCounters = .shared) {
+  public init(counters: LifetimeCounters = .shared, bufferingPolicy: BufferingPolicy = .unbounded) {
     self.counters = counters
+    switch bufferingPolicy {
+    case .unbounded: limit = 0
+    case .bufferingOldest(let count):
+      precondition(count > 0, "EventRelay: bufferingOldest(\(count)) must keep at least one event")
+      limit = count
+    case .bufferingNewest(let count):
+      precondition(count > 0, "EventRelay: bufferingNewest(\(count)) must keep at least one event")
+      limit = -count
+    }
+  }
+
+  /// The relay's buffering policy.
+  public var bufferingPolicy: BufferingPolicy {
+    limit == 0 ? .unbounded : limit > 0 ? .bufferingOldest(limit) : .bufferingNewest(-limit)
   }
 
   /// Whether ``finish()`` has been called.
@@ -61,13 +97,22 @@ public final class EventRelay<Value: Sendable>: Sendable {
   @inlinable
   public var subscriberCount: Int { storage.withLock { $0.slots.count } }
 
-  /// Delivers `event` to every current subscriber. Ignored after
-  /// ``finish()``. Never suspends.
+  /// Delivers `event` to every current subscriber (to its backlog, as the
+  /// buffering policy allows). Ignored after ``finish()``. Never suspends.
   @inlinable
   public func accept(_ event: Value) {
+    let limit = self.limit
     let waiters = storage.withLock { table -> Wakeups<Void> in
       guard !table.finished else { return Wakeups() }
-      return table.wakeAll { $0.append(event) }
+      if limit == 0 { return table.wakeAll { $0.append(event) } }
+      return table.wakeAll { backlog in
+        if limit > 0 {
+          if backlog.count < limit { backlog.append(event) }
+        } else {
+          if backlog.count >= -limit { backlog.removeFirst(backlog.count + limit + 1) }
+          backlog.append(event)
+        }
+      }
     }
     waiters.resume(returning: ())
   }

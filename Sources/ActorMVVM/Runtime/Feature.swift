@@ -102,17 +102,22 @@ public final actor Feature<Machine: StateMachine> {
   ///     subscriptions are counted while alive.
   ///   - trace: reports every input, state change, effect run and output
   ///     (``FeatureTrace``; `.printing("name")` prints them, redacted).
+  ///   - outputBuffering: how many outputs each subscriber of ``outputs``
+  ///     that falls behind keeps (``EventRelay/BufferingPolicy``): every
+  ///     one by default; bounded, a slow consumer stops growing memory and
+  ///     misses the outputs the policy drops.
   @inlinable
   public init(
     _ machine: Machine, initialState: State, counters: LifetimeCounters = .shared,
-    trace: FeatureTrace<Machine>? = nil
+    trace: FeatureTrace<Machine>? = nil,
+    outputBuffering: EventRelay<Output>.BufferingPolicy = .unbounded
   ) {
     self.machine = machine
     self.trace = trace
     self.current = StateSlot(initialState)
     self.counters = counters
     self.stateRelay = StateRelay(initialState, counters: counters)
-    self.outputRelay = EventRelay(counters: counters)
+    self.outputRelay = EventRelay(counters: counters, bufferingPolicy: outputBuffering)
     let mailbox = Mailbox<Machine>()
     self.mailbox = mailbox
     self.runner = EffectRunner(counters: counters) { mailbox.push(.effect($0)) }
