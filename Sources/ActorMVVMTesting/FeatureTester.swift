@@ -194,26 +194,45 @@ public actor FeatureTester<Machine: StateMachine> {
       sourceLocation: sourceLocation, update)
   }
 
-  /// Whether `input` is of the case `embed` makes, at any depth: the
-  /// payload of type `Payload` is looked for down `input`'s chain of
-  /// enum cases (`.child(.failure(error))`), and `embed` of it must give
-  /// the same chain of case names down to it.
+  /// Whether `input` is of the case `embed` makes, at any depth: each
+  /// value of type `Payload` found down `input`'s enum payloads and tuple
+  /// elements (`.row(3, .failed(error))`) is tried; `embed` of it must give
+  /// the same cases, level by level, with the same other values (compared
+  /// by what they show: `3` must be `3`).
   package static func input<Payload>(_ input: Input, isCase embed: (Payload) -> Input) -> Bool {
-    var names: [String] = []
-    var value: Any = input
-    while case .enumCase(let name, let payload?) = Reflection(value) {
-      names.append(name)
-      if let payload = payload as? Payload {
-        var made: Any = embed(payload)
-        for name in names {
-          guard case .enumCase(name, let next) = Reflection(made) else { return false }
-          made = next ?? ()
-        }
-        return true
+    candidates(in: input, of: Payload.self).contains { shapesMatch(embed($0), input) }
+  }
+
+  /// The values of type `Payload` inside `value`'s enum payloads and tuples.
+  static func candidates<Payload>(in value: Any, of type: Payload.Type) -> [Payload] {
+    switch Reflection(value) {
+    case .enumCase(_, let payload?):
+      return (payload as? Payload).map { [$0] } ?? candidates(in: payload, of: type)
+    case .tuple(let elements):
+      return elements.flatMap { element in
+        (element.value as? Payload).map { [$0] } ?? candidates(in: element.value, of: type)
       }
-      value = payload
+    default:
+      return []
     }
-    return false
+  }
+
+  /// Whether two values have the same cases and tuples all the way down,
+  /// and the same description everywhere else.
+  static func shapesMatch(_ lhs: Any, _ rhs: Any) -> Bool {
+    switch (Reflection(lhs), Reflection(rhs)) {
+    case (.enumCase(let left, let leftPayload), .enumCase(let right, let rightPayload)):
+      guard left == right else { return false }
+      switch (leftPayload, rightPayload) {
+      case (nil, nil): return true
+      case (let left?, let right?): return shapesMatch(left, right)
+      default: return false
+      }
+    case (.tuple(let left), .tuple(let right)):
+      return left.count == right.count && zip(left, right).allSatisfy { shapesMatch($0.value, $1.value) }
+    default:
+      return String(reflecting: lhs) == String(reflecting: rhs)
+    }
   }
 
   /// Waits for the next fed-back input and asserts it satisfies `matches`

@@ -110,4 +110,18 @@ struct FeatureTesterArrivalTests {
     #expect(!Tester.input(.row(.renamed("a")), isCase: { Editor.Input.row(.failed($0)) }))
     #expect(!Tester.input(.tick, isCase: { Editor.Input.row(.failed($0)) }))
   }
+
+  @Test("A nested case inside a tuple payload: the other values must match too")
+  func nestedCaseInTuple() {
+    enum Inner: Sendable { case renamed(String), saved }
+    enum Outer: Sendable { case row(Int, Inner) }
+    struct Machine: StateMachine {
+      typealias State = Int
+      func reduce(into state: inout Int, _ input: Outer) -> Effect<Outer, Never> { .none }
+    }
+    typealias Tester = FeatureTester<Machine>
+    #expect(Tester.input(.row(1, .renamed("a")), isCase: { Outer.row(1, .renamed($0)) }))
+    #expect(!Tester.input(.row(2, .renamed("a")), isCase: { Outer.row(1, .renamed($0)) }))
+    #expect(!Tester.input(.row(1, .saved), isCase: { Outer.row(1, .renamed($0)) }))
+  }
 }

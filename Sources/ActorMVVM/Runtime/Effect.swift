@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a transition asks the runtime to do after it has changed the state.
 ///
 /// Effects are values: a `reduce` returns one, and the ``Feature`` (or the
@@ -198,11 +200,14 @@ extension Effect {
   /// ``map(input:output:)``, with every id put in `namespace` (a
   /// ``Scope``'s child path): ids are equal only when both the namespace and
   /// the id are.
+  /// With `identifyingAll`, a run with no id gets a unique one in the
+  /// namespace (``ChildRunID``), so a ``NamespaceCancellation`` reaches it.
   @inlinable
   func map<ParentInput: Sendable, ParentOutput: Sendable>(
     input: @escaping @Sendable (Input) -> ParentInput,
     output: @escaping @Sendable (Output) -> ParentOutput,
-    namespace: () -> AnyCancelID?
+    namespace: () -> AnyCancelID?,
+    identifyingAll: Bool = false
   ) -> Effect<ParentInput, ParentOutput> {
     // The namespace is made only for an effect that has an id.
     func scoped(_ id: AnyCancelID) -> AnyCancelID {
@@ -213,9 +218,14 @@ extension Effect {
     case .emit(let value): return .emit(output(value))
     case .cancel(let id): return Effect<ParentInput, ParentOutput>(kind: .cancel(scoped(id)))
     case .merge(let effects):
-      return .merge(effects.map { $0.map(input: input, output: output, namespace: namespace) })
+      return .merge(
+        effects.map { $0.map(input: input, output: output, namespace: namespace, identifyingAll: identifyingAll) })
     case .run(let run):
-      return Effect<ParentInput, ParentOutput>(kind: .run(run.map(input: input, id: scoped)))
+      let identified =
+        identifyingAll && run.id == nil
+        ? Run(id: AnyCancelID(ChildRunID()), priority: run.priority, onFinish: run.onFinish, operation: run.operation)
+        : run
+      return Effect<ParentInput, ParentOutput>(kind: .run(identified.map(input: input, id: scoped)))
     case .throttle(let throttled):
       return Effect<ParentInput, ParentOutput>(
         kind: .throttle(
@@ -419,4 +429,48 @@ struct AnyCancelID: Hashable, Sendable {
 
   /// The id as a trace shows it.
   @usableFromInline var description: String { String(describing: base) }
+
+  /// Whether a scope made this id (one check for a plain id's `.cancel`).
+  @inlinable var isScoped: Bool { base is ScopedCancelID || base is NamespaceCancellation }
+
+  /// Whether this is a ``NamespaceCancellation``, under any outer scopes.
+  @usableFromInline var cancelsNamespace: Bool {
+    if base is NamespaceCancellation { return true }
+    return (base as? ScopedCancelID)?.id.cancelsNamespace ?? false
+  }
+
+  /// Whether this id is in the namespace `cancellation` names: the same
+  /// outer scopes, then the namespace itself. A held throttle run's id is
+  /// its throttle id's.
+  @usableFromInline func lies(inside cancellation: AnyCancelID) -> Bool {
+    if let held = base as? ThrottleHeldID { return held.id.lies(inside: cancellation) }
+    guard let scoped = base as? ScopedCancelID else { return false }
+    if let whole = cancellation.base as? NamespaceCancellation { return scoped.namespace == whole.namespace }
+    guard let outer = cancellation.base as? ScopedCancelID, outer.namespace == scoped.namespace else { return false }
+    return scoped.id.lies(inside: outer.id)
+  }
+}
+
+/// A `.cancel` of everything a scope's child started: every id in
+/// `namespace` (a removed element's, a dismissed optional child's).
+@usableFromInline
+struct NamespaceCancellation: Hashable, Sendable, CustomStringConvertible {
+  @usableFromInline let namespace: AnyCancelID
+
+  @usableFromInline init(namespace: AnyCancelID) { self.namespace = namespace }
+
+  @usableFromInline var description: String { "\(namespace.description)/*" }
+}
+
+/// The id a child in a collection or an optional scope gives a run that has
+/// none, so the child's removal can cancel it: unique, so it supersedes
+/// nothing.
+@usableFromInline
+struct ChildRunID: Hashable, Sendable, CustomStringConvertible {
+  @usableFromInline static let next = Atomic<UInt64>(0)
+  @usableFromInline let serial: UInt64
+
+  @usableFromInline init() { serial = Self.next.add(1, ordering: .relaxed).newValue }
+
+  @usableFromInline var description: String { "run\(serial)" }
 }

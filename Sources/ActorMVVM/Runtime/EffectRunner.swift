@@ -138,10 +138,23 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
       if !throttleWindows.isEmpty, let window = throttleWindows.removeValue(forKey: id) {
         cancelHeld(id, window: window.heldWindow)
       }
+      if id.isScoped { cancelEverything(inside: id) }
     case .merge(let effects):
       for effect in effects { perform(effect, emit: emit) }
     case .throttle(let throttled): throttle(throttled)
     }
+  }
+
+  /// Cancels every run, pending or started, whose id lies in the namespace
+  /// `cancellation` names (a removed or dismissed child's), and forgets its
+  /// throttle windows. A scan of the live ids: only a child's removal pays it.
+  @usableFromInline
+  mutating func cancelEverything(inside cancellation: AnyCancelID) {
+    guard cancellation.cancelsNamespace else { return }
+    for id in generationOfID.keys where id.lies(inside: cancellation) {
+      if let generation = generationOfID.removeValue(forKey: id) { cancel(generation) }
+    }
+    for id in throttleWindows.keys where id.lies(inside: cancellation) { throttleWindows.removeValue(forKey: id) }
   }
 
   /// An arrival under a throttle window: started, dropped or held.
