@@ -150,3 +150,18 @@ struct LiveFeed: StateMachine {
     #expect(returned + threw == 1_000)
   }
 }
+
+@Suite("Feature.idle() returns when its task is cancelled")
+struct IdleCancellationTests {
+  @Test("A cancelled idle() returns though an effect never ends", .timeLimit(.minutes(1)))
+  func cancelledIdleReturns() async {
+    let feature = Feature(LiveFeed(gate: TestGate()), initialState: .init())
+    feature.send(.appeared)
+    await feature.flush()
+    let waiting = Task { await feature.idle() }
+    waiting.cancel()
+    await waiting.value
+    #expect(await feature.runningEffectCount == 1, "the effect still runs: idle returned because it was cancelled")
+    await feature.finish()
+  }
+}

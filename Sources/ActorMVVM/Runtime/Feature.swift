@@ -269,12 +269,21 @@ public final actor Feature<Machine: StateMachine> {
   /// Called from inside one of this feature's own effects or bindings, it
   /// cannot wait for effects (it would wait for itself, or two effects for
   /// each other): it reduces what is pending, as ``flush()``, and returns.
-  @inlinable
+  /// It returns early, asserting nothing, when the calling task is
+  /// cancelled (so a test's `.timeLimit` ends it). For a wait that fails
+  /// instead of waiting forever on an effect that never ends, see
+  /// ``idle(timeout:)``.
   public func idle() async {
     drainPending()
     let fromOwnTask = runner.callerScope(host: mailbox.host) != nil
     guard lifecycle.idle(fromOwnTask: fromOwnTask, activeEffects: runner.activeCount) == .wait else { return }
-    await withCheckedContinuation { lifecycle.waitForIdle(.unbounded($0)) }
+    let wait = BoundedWait()
+    lifecycle.waitForIdle(.bounded(wait))
+    _ = await withTaskCancellationHandler {
+      await wait.result
+    } onCancel: {
+      wait.resume(returning: false)
+    }
   }
 
   /// ``idle()`` with a bound, for tests and drivers that must never hang:
