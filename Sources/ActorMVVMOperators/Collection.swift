@@ -7,8 +7,9 @@ import ActorMVVM
 ///   produces an element, once every upstream has produced one.
 /// - **Finishes** when every upstream has finished; or, as Rx's, when an
 ///   element arrives before every upstream has produced one and all the
-///   others have finished (no array can follow). An empty array finishes
-///   at once.
+///   others have finished (no array can follow). An empty array of
+///   sequences emits one empty array, then finishes (as RxSwift's
+///   `testCombineLatest_emptyArrayN`: every upstream — none — has produced).
 /// - **Errors:** the first error from any upstream is thrown at once; the
 ///   others are cancelled.
 /// - **Cancellation:** cancelling the consuming task ends the sequence at
@@ -90,6 +91,8 @@ where S.Element: Sendable {
     @usableFromInline let bases: [S]
     @usableFromInline let kind: Machine.Kind
     @usableFromInline var reader = OperatorReader<Machine>()
+    /// combineLatest of no sequence: whether its one empty array is out.
+    @usableFromInline var emittedEmpty = false
 
     @inlinable init(bases: [S], kind: Machine.Kind) {
       self.bases = bases
@@ -106,6 +109,10 @@ where S.Element: Sendable {
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(S.Failure) -> [S.Element]? {
       let kind = self.kind
+      if kind == .combineLatest, bases.isEmpty, !emittedEmpty {
+        emittedEmpty = true
+        if !Task.isCancelled { return [] }
+      }
       return try await reader.next(
         bases, make: { Machine(kind: kind, count: $0, emitValue: { _ in nil }, emitArray: { $0 }) },
         isolation: actor)

@@ -121,6 +121,17 @@ struct RxVectorTests {
     #expect(output == rxDiagram([(230, "[123]"), (260, "[456]"), (310, "|")], unit: 10))
   }
 
+  @Test("combineLatest of an empty array emits the empty array, then completes (testCombineLatest_emptyArrayN)")
+  func combineLatestEmptyArray() async {
+    let output = await Marble.run([:]) { (_: MarbleInputs, _) in
+      combineLatest([MarbleSource]()).map { String($0.count) }
+    }
+    #expect(output == "(0|)")
+    var sums: [Int] = []
+    for await sum in combineLatest([AsyncStream<Int>]()).map({ $0.reduce(0, +) }) { sums.append(sum) }
+    #expect(sums == [0])
+  }
+
   @Test("zip of an empty array completes at once (testZip_NAry_emptyArray)")
   func zipEmptyArray() async {
     let output = await Marble.run([:]) { (_: MarbleInputs, _) in
