@@ -2,12 +2,26 @@ import ActorMVVM
 import ActorMVVMTesting
 import Testing
 
+/// A gate per key, made on first use: a test opens them one at a time.
+final class Gates: Sendable {
+  private let gates = Locked<[String: TestGate]>([:])
+  subscript(key: String) -> TestGate {
+    gates.withLock { gates in
+      if let gate = gates[key] { return gate }
+      let gate = TestGate()
+      gates[key] = gate
+      return gate
+    }
+  }
+}
+
 /// A row: toggling saves (a run with no id), renaming asks a server (a run
-/// with an id, superseding the row's previous rename). Both wait on gates
-/// that ignore cancellation, as a request on the wire would.
+/// with an id, superseding the row's previous rename; it waits on the gate
+/// of its new title). Both wait on gates that ignore cancellation, as a
+/// request on the wire would.
 struct TodoRow: StateMachine {
   let saveGate: TestGate
-  let renameGate: TestGate
+  let renameGates: Gates
   struct State: Equatable, Sendable, Identifiable {
     let id: Int
     var title = ""
@@ -24,7 +38,7 @@ struct TodoRow: StateMachine {
   enum Output: Equatable, Sendable { case finished }
 
   func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
-    let (saveGate, renameGate) = (self.saveGate, self.renameGate)
+    let (saveGate, renameGates) = (self.saveGate, self.renameGates)
     switch input {
     case .toggle:
       state.isDone.toggle()
@@ -38,7 +52,7 @@ struct TodoRow: StateMachine {
       return state.isDone ? .emit(.finished) : .none
     case .rename(let title):
       return .run(id: "rename") { send in
-        await renameGate.wait()
+        await renameGates[title].wait()
         send(.renamed(title))
       }
     case .renamed(let title):
@@ -64,9 +78,9 @@ struct TodoList: StateMachine {
 
   let rows: ForEachScope<State, Input, Output, TodoRow>
 
-  init(saveGate: TestGate = TestGate(), renameGate: TestGate = TestGate()) {
+  init(saveGate: TestGate = TestGate(), renameGates: Gates = Gates()) {
     rows = ForEachScope(
-      TodoRow(saveGate: saveGate, renameGate: renameGate), state: \State.todos,
+      TodoRow(saveGate: saveGate, renameGates: renameGates), state: \State.todos,
       input: { if case .todo(let id, let input) = $0 { (id, input) } else { nil } },
       embed: Input.todo, output: Output.todo)
   }
@@ -101,7 +115,7 @@ struct DetailHost: StateMachine {
 
   init(saveGate: TestGate) {
     detail = IfLetScope(
-      TodoRow(saveGate: saveGate, renameGate: TestGate()), state: \State.detail,
+      TodoRow(saveGate: saveGate, renameGates: Gates()), state: \State.detail,
       input: { if case .detail(let input) = $0 { input } else { nil } }, embed: Input.detail, output: Output.detail)
   }
 
@@ -156,21 +170,22 @@ struct ChildScopeTests {
 
   @Test("Two rows' runs with the same id do not supersede each other")
   func idsAreScopedByRow() async {
-    let renameGate = TestGate()
+    let renameGates = Gates()
     let tester = FeatureTester(
-      TodoList(renameGate: renameGate), initialState: .init(todos: [.init(id: 1), .init(id: 2)]))
+      TodoList(renameGates: renameGates), initialState: .init(todos: [.init(id: 1), .init(id: 2)]))
     await tester.send(.todo(1, .rename("a")))
-    await tester.send(.todo(2, .rename("b")))
-    renameGate.open()
-    await tester.receive(case: { TodoList.Input.todo(1, .renamed($0)) }) { $0.todos[0].title = "a" }
+    await tester.send(.todo(2, .rename("b")))  // both runs are "rename": neither supersedes the other
+    renameGates["b"].open()
     await tester.receive(case: { TodoList.Input.todo(2, .renamed($0)) }) { $0.todos[1].title = "b" }
+    renameGates["a"].open()
+    await tester.receive(case: { TodoList.Input.todo(1, .renamed($0)) }) { $0.todos[0].title = "a" }
     await tester.finish()
   }
 
   @Test("Removing a row cancels its runs, with and without ids; other rows' runs go on")
   func removalCancels() async {
-    let (saveGate, renameGate) = (TestGate(), TestGate())
-    let list = TodoList(saveGate: saveGate, renameGate: renameGate)
+    let (saveGate, renameGates) = (TestGate(), Gates())
+    let list = TodoList(saveGate: saveGate, renameGates: renameGates)
     let tester = FeatureTester(list, initialState: .init(todos: [.init(id: 1), .init(id: 2)]))
     await tester.send(.todo(1, .toggle)) {
       $0.todos[0].isDone = true
@@ -188,7 +203,7 @@ struct ChildScopeTests {
       $0.doneCount = 1
     }
     saveGate.open()
-    renameGate.open()
+    renameGates["gone"].open()
     // Row 1's save and rename were cancelled: their results are dropped; row 2's lands.
     await tester.receive(.todo(2, .saved)) { $0.todos[0].isSaving = false }
     await tester.expectOutput(.todo(2, .finished))

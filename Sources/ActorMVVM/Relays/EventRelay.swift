@@ -101,10 +101,22 @@ public final class EventRelay<Value: Sendable>: Sendable {
   /// buffering policy allows). Ignored after ``finish()``. Never suspends.
   @inlinable
   public func accept(_ event: Value) {
+    if limit != 0 { return acceptBounded(event) }
+    let waiters = storage.withLock { table -> Wakeups<Void> in
+      guard !table.finished else { return Wakeups() }
+      return table.wakeAll { $0.append(event) }
+    }
+    waiters.resume(returning: ())
+  }
+
+  /// ``accept(_:)`` under a bounded policy, out of line so the lossless
+  /// path is the unbounded relay's plus one compare: `limit` > 0 keeps the
+  /// oldest events of a full backlog, < 0 the newest.
+  @usableFromInline @inline(never)
+  func acceptBounded(_ event: Value) {
     let limit = self.limit
     let waiters = storage.withLock { table -> Wakeups<Void> in
       guard !table.finished else { return Wakeups() }
-      if limit == 0 { return table.wakeAll { $0.append(event) } }
       return table.wakeAll { backlog in
         if limit > 0 {
           if backlog.count < limit { backlog.append(event) }
