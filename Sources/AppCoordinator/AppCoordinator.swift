@@ -170,12 +170,25 @@ public actor AppCoordinator<App: CoordinatedApp> {
   /// idle and every output it emitted has been handled, including the
   /// screens that handling opened: the REPL's step between two commands,
   /// which keeps scripts deterministic. Screens with effects that never
-  /// end keep it waiting.
+  /// end keep it waiting; ``settle(timeout:)`` is the wait for a test that
+  /// must fail instead.
   public func settle() async {
+    try? await settle(bound: nil)
+  }
+
+  /// ``settle()`` for tests: throws ``FeatureBusy`` naming a screen's
+  /// feature and its effects still running once `timeout` has passed for
+  /// that screen (real time, counted only once nothing can run), instead
+  /// of waiting forever on an effect that never ends.
+  public func settle(timeout: Duration) async throws(FeatureBusy) {
+    try await settle(bound: timeout)
+  }
+
+  private func settle(bound: Duration?) async throws(FeatureBusy) {
     while true {
       let before = (state, handledOutputs)
       for entry in live {
-        await entry.screen.idle()
+        if let bound { try await entry.screen.idle(timeout: bound) } else { await entry.screen.idle() }
         await entry.progress.wait(until: entry.screen.emittedOutputCount)
       }
       await takeTurn()

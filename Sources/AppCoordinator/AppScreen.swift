@@ -84,6 +84,10 @@ public struct Screen: Sendable {
   /// Waits until the feature's inputs are reduced and its effects have ended.
   public func idle() async { await feature.idle() }
 
+  /// ``idle()``, bounded as ``Feature/idle(timeout:)``: throws
+  /// ``FeatureBusy`` naming the effects still running.
+  public func idle(timeout: Duration) async throws(FeatureBusy) { try await feature.idle(timeout: timeout) }
+
   /// The feature's identity: two screens are the same screen when it is equal.
   public var identity: ObjectIdentifier { ObjectIdentifier(feature) }
 
@@ -111,6 +115,8 @@ public protocol ScreenFeature: AnyObject, Sendable {
   func finish() async
   /// See ``Feature/idle()``.
   func idle() async
+  /// See ``Feature/idle(timeout:)``.
+  func idle(timeout: Duration) async throws(FeatureBusy)
   /// See ``Feature/flush()``.
   func flush() async
   /// See ``Feature/emittedOutputCount``.

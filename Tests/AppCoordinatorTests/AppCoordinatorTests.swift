@@ -63,6 +63,18 @@ struct SecondAppTests {
     await counters.waitForFeatures(atMost: 0)  // every screen finished and freed
   }
 
+  @Test("settle(timeout:) names a screen's effect that never ends instead of waiting for it")
+  func boundedSettle() async throws {
+    let (app, _, _) = await startShelf()
+    #expect(try await app.handle(deepLink: "tally://open?start=1") == .delivered)
+    try await app.settle(timeout: .seconds(60))
+    await app.topScreen?.feature(TallyMachine.self)?.send(.watchTapped)
+    let error = await #expect(throws: FeatureBusy.self) { try await app.settle(timeout: .milliseconds(20)) }
+    #expect(error?.feature == "TallyMachine")
+    #expect(error?.runningEffects == ["feed"])
+    await app.finish()
+  }
+
   @Test("A link before the app starts is kept, then delivered by the start step")
   func linkBeforeStart() async throws {
     let app = AppCoordinator(ShelfApp())

@@ -25,9 +25,10 @@ struct ShelfMachine: StateMachine {
   }
 }
 
-/// A tally: counts taps, and asks to close.
+/// A tally: counts taps, and asks to close; "watch" starts a live feed
+/// that never ends on its own (a real-time sleep of an hour).
 struct TallyMachine: StateMachine {
-  enum Input: Sendable { case appeared, tapped, closeTapped }
+  enum Input: Sendable { case appeared, tapped, closeTapped, watchTapped }
   enum Output: Sendable { case close }
   struct State: Equatable, Sendable {
     var appearances = 0
@@ -39,6 +40,7 @@ struct TallyMachine: StateMachine {
     case .appeared: state.appearances += 1
     case .tapped: state.taps += 1
     case .closeTapped: return .emit(.close)
+    case .watchTapped: return .run(id: "feed") { _ in try? await Task.sleep(for: .seconds(3600)) }
     }
     return .none
   }
