@@ -50,7 +50,7 @@ import Observation
 ///   published after it returns is missed) but starts no task. The model
 ///   starts following — two main-actor tasks, one for states and one for
 ///   outputs — the first time it is read, written or waited on (``state``,
-///   a field, ``send(_:)``, ``binding(_:send:)``, ``settled()``,
+///   a field, ``send(_:)``, ``binding(_:send:)``, ``settled(timeout:)``,
 ///   ``caughtUp()``), or at ``start()``. Until then, states and outputs
 ///   wait in the subscriptions: outputs emitted meanwhile are delivered,
 ///   in order, once it starts. A model kept only for its outputs calls
@@ -241,7 +241,7 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   ///
   /// Never hangs, never passes silently: if an effect is still running once
   /// `timeout` of real time has passed and then nothing in the process can
-  /// run, it throws ``FeatureBusy`` naming the feature and the effects (by
+  /// run, it throws `FeatureBusy` naming the feature and the effects (by
   /// id) still running, which fails a test that calls it with `try`. The
   /// bound guards against a hang; it is not a pause (it returns as soon as
   /// the effects end), and a machine slowed by load is waited for. An
