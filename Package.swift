@@ -27,6 +27,8 @@ let package = Package(
   targets: [
     // A thread-local marker the job count's self-check reads (C: Swift has no thread-locals).
     .target(name: "ActorMVVMRuntimeShims"),
+    // The REPL's signal handlers that put the terminal back (C: only async-signal-safe calls).
+    .target(name: "ReplTerminalShims"),
     .target(name: "ActorMVVM", dependencies: ["ActorMVVMRuntimeShims"]),
     // The load-time constructor that installs the job count in every test process.
     .target(name: "ActorMVVMTestingBoot", dependencies: ["ActorMVVM"]),
@@ -62,6 +64,7 @@ let package = Package(
       name: "ReplCore",
       dependencies: [
         "ActorMVVM", "AppCoordinator", "InterviewApp", "EmbeddedBackend", "Networking", "Storage", "WeatherFeature",
+        "ReplTerminalShims",
         "LoginFeature", "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
       ]),
     .executableTarget(name: "repl", dependencies: ["ReplCore", "Storage"]),

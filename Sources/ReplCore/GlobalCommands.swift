@@ -56,17 +56,37 @@ enum GlobalCommands {
     return name
   }
 
-  /// Levenshtein distance.
+  /// What an unknown first word most likely meant: a screen's name typed
+  /// alone is `open` it; else the closest command; else the closest
+  /// screen's name, to open.
+  static func suggestion(forCommand word: String, among commands: [String], screens: [String]) -> String? {
+    let lowered = word.lowercased()
+    if screens.contains(lowered) { return "open \(lowered)" }
+    if let command = suggestion(for: word, among: commands) { return command }
+    return suggestion(for: word, among: screens).map { "open \($0)" }
+  }
+
+  /// The edit distance between `a` and `b` counting a swap of two
+  /// neighbouring characters as one edit (the optimal-string-alignment
+  /// Damerau–Levenshtein distance): `hlep` is one edit from `help`, as a
+  /// person sees it, not two.
   static func distance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
-    for (i, x) in a.enumerated() {
-      var current = [i + 1]
-      for (j, y) in b.enumerated() {
-        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+    for i in 1...a.count {
+      var current = [i] + [Int](repeating: 0, count: b.count)
+      for j in 1...b.count {
+        let substitution = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + substitution)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], beforePrevious[j - 2] + 1)
+        }
       }
-      previous = current
+      (beforePrevious, previous) = (previous, current)
     }
     return previous[b.count]
   }

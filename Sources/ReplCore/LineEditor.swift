@@ -116,17 +116,32 @@ public struct LineEditor: Sendable {
   /// The line as typed.
   public var line: String { String(text) }
 
-  /// How many characters at the start are shown: all but what follows
-  /// `password ` (that is never shown).
+  /// How many characters at the start are shown: all but what follows a
+  /// secret-taking word (that is never shown).
   public var visibleCount: Int { Self.visibleCount(of: text) }
 
+  /// The characters shown of `text`: everything up to and including the
+  /// first secret-taking word — `password`, or a word a typo away from it
+  /// (`pasword`, `passwd`, `passwrod`: within two edits, swaps counted
+  /// once) — and the one separator after it. So a mistyped secret command
+  /// hides its secret too, wherever on the line the word is.
   static func visibleCount(of text: [Character]) -> Int {
     var start = 0
-    while start < text.count, text[start].isWhitespace { start += 1 }
-    var end = start
-    while end < text.count, !text[end].isWhitespace { end += 1 }
-    guard String(text[start..<end]).lowercased() == "password", end < text.count else { return text.count }
-    return end + 1
+    while start < text.count {
+      while start < text.count, Words.separates(text[start]) { start += 1 }
+      var end = start
+      while end < text.count, !Words.separates(text[end]) { end += 1 }
+      if end < text.count, isSecretWord(String(text[start..<end])) { return end + 1 }
+      start = end
+    }
+    return text.count
+  }
+
+  /// Whether `word` takes a secret after it: `password`, or within two
+  /// edits of it (words of five letters or more, so `pass` or `word` do not).
+  static func isSecretWord(_ word: String) -> Bool {
+    let lowered = word.lowercased()
+    return lowered == "password" || (lowered.count >= 5 && GlobalCommands.distance(lowered, "password") <= 2)
   }
 
   /// Whether a line is kept out of the history (it holds a password).

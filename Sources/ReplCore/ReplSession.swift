@@ -173,8 +173,10 @@ public actor ReplSession {
         let commands = screen.commands()
         guard let action = commands.first(where: { $0.spec.name == command }) else {
           let all = commands.map(\.spec.name) + GlobalCommands.all.map(\.name)
+          let screens = openableScreens(InterviewApp.screens).map { $0.name }
           throw ReplError.unknown(
-            first, suggestion: GlobalCommands.suggestion(for: command, among: all), commands: all)
+            first, suggestion: GlobalCommands.suggestion(forCommand: command, among: all, screens: screens),
+            commands: all)
         }
         try await action.run(CommandArguments(rest: rest, usage: action.spec.usage))
       }
@@ -510,7 +512,12 @@ public actor ReplSession {
   /// if it takes one (`report 101`).
   static func route(_ text: String) throws(ReplError) -> Route {
     let words = Words.split(text.lowercased())
-    guard let screen = openableScreens(InterviewApp.screens).first(where: { $0.name == words.first }) else {
+    let screens = openableScreens(InterviewApp.screens)
+    guard let screen = screens.first(where: { $0.name == words.first }) else {
+      if let word = words.first, let near = GlobalCommands.suggestion(for: word, among: screens.map { $0.name }) {
+        throw .invalid(
+          "no screen \(ReplError.quote(word)); did you mean \"open \(near)\"? usage: \(GlobalCommands.openUsage)")
+      }
       throw .usage(GlobalCommands.openUsage)
     }
     guard let parameterName = screen.parameterName else {

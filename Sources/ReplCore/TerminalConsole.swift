@@ -1,4 +1,5 @@
 import Foundation
+import ReplTerminalShims
 import Synchronization
 
 #if canImport(Glibc)
@@ -69,6 +70,11 @@ public final class TerminalConsole: Sendable {
     }
     guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else { return nil }
     let console = TerminalConsole(input: input, output: output, original: original)
+    // On SIGTERM, SIGHUP or SIGQUIT the terminal is put back before the
+    // process dies of the signal (a `kill`, a closed window, Ctrl-\ from
+    // another terminal): a C handler, as a signal handler may only make
+    // async-signal-safe calls. (Ctrl-C and Ctrl-\ typed here are keys in raw mode.)
+    repl_restore_terminal_on_termination(input, &original)
     console.state.withLock { $0.editor = LineEditor(candidates: console.candidates) }
     let thread = Thread { console.readLoop() }
     thread.name = "repl terminal"

@@ -1,25 +1,29 @@
 /// How every REPL line is cut into words: at any Unicode whitespace (a
 /// tab, a no-break space, an ideographic space), the way a person reads
 /// them. One tokenizer, so no command sees a `password<TAB>secret` as one
-/// unknown word.
+/// unknown word. A byte-order mark (U+FEFF, which an editor may put at a
+/// script's start) separates like a space: it is never part of a word.
 enum Words {
+  /// Whether `character` separates words.
+  static func separates(_ character: Character) -> Bool { character.isWhitespace || character == "\u{FEFF}" }
+
   /// `text` without whitespace at either end.
   static func trimmed(_ text: some StringProtocol) -> String {
-    guard let first = text.firstIndex(where: { !$0.isWhitespace }),
-      let last = text.lastIndex(where: { !$0.isWhitespace })
+    guard let first = text.firstIndex(where: { !separates($0) }),
+      let last = text.lastIndex(where: { !separates($0) })
     else { return "" }
     return String(text[first...last])
   }
 
   /// The words of `text`.
   static func split(_ text: some StringProtocol) -> [String] {
-    text.split(whereSeparator: { (character: Character) in character.isWhitespace }).map { String($0) }
+    text.split(whereSeparator: separates).map { String($0) }
   }
 
   /// The first word and everything after it, trimmed.
   static func command(_ text: some StringProtocol) -> (first: String, rest: String) {
     let line = trimmed(text)
-    guard let space = line.firstIndex(where: \.isWhitespace) else { return (line, "") }
+    guard let space = line.firstIndex(where: separates) else { return (line, "") }
     return (String(line[..<space]), trimmed(line[space...]))
   }
 }

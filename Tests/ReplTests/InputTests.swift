@@ -36,6 +36,30 @@ struct InputTests {
     #expect(GlobalCommands.suggestion(for: String(repeating: "x", count: 33), among: ["help"]) == nil)
   }
 
+  @Test("Suggestions count a swap of two letters as one edit, and know screens: `open wether`, a bare `findnumber`")
+  func suggestionsKnowSwapsAndScreens() async {
+    #expect(GlobalCommands.distance("hlep", "help") == 1)
+    #expect(GlobalCommands.distance("opne", "open") == 1)
+    #expect(GlobalCommands.distance("qiut", "quit") == 1)
+    #expect(GlobalCommands.distance("lgoin", "login") == 1)
+    #expect(GlobalCommands.distance("reste", "reset") == 1)
+    #expect(GlobalCommands.distance("kitten", "sitting") == 3)
+    #expect(GlobalCommands.distance("", "abc") == 3)
+    let lines = await transcript(of: ["hlep", "qiut", "open wether", "findnumber", "wether"])
+    #expect(lines.contains { $0.hasPrefix(#"error: unknown command "hlep"; did you mean "help"?"#) })
+    #expect(lines.contains { $0.hasPrefix(#"error: unknown command "qiut"; did you mean "quit"?"#) })
+    #expect(lines.contains { $0.hasPrefix(#"error: no screen "wether"; did you mean "open weather"?"#) })
+    #expect(lines.contains { $0.hasPrefix(#"error: unknown command "findnumber"; did you mean "open findnumber"?"#) })
+    #expect(lines.contains { $0.hasPrefix(#"error: unknown command "wether"; did you mean "open weather"?"#) })
+  }
+
+  @Test("A byte-order mark at a script's start (or anywhere) is no part of a word")
+  func byteOrderMarkIgnored() async {
+    let lines = await transcript(of: ["\u{FEFF}open weather", "state"])
+    #expect(!lines.contains { $0.hasPrefix("error:") }, "\(lines)")
+    #expect(lines.contains { $0.hasPrefix("weather.") })
+  }
+
   @Test("Each global command is declared once: a name complete alone runs with no words, any other asks for them")
   func globalCommandsDeclaredOnce() async {
     for command in GlobalCommand.allCases where command != .quit {

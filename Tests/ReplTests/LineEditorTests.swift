@@ -71,7 +71,19 @@ struct LineEditorTests {
     #expect(edit("password hunter2").0.visibleCount == 9)
     #expect(edit("  PASSWORD\u{a0}hunter2").0.visibleCount == 11)
     #expect(edit("password").0.visibleCount == 8)
-    #expect(edit("passwords hunter2").0.visibleCount == 17)  // another word: shown (and rejected)
+    #expect(edit("passwords hunter2").0.visibleCount == 10)  // a typo of it: hidden too
+  }
+
+  @Test("A mistyped secret command hides its secret and stays out of the history, wherever the word is")
+  func nearMissesHidden() {
+    #expect(edit("pasword hunter2").0.visibleCount == 8)
+    #expect(edit("passwd hunter2").0.visibleCount == 7)
+    #expect(edit("pasword\u{a0}hunter2").0.visibleCount == 8)
+    #expect(edit("help password hunter2").0.visibleCount == 14)
+    #expect(edit("pass hunter2").0.visibleCount == 12)  // too far from it: a plain unknown command
+    #expect(edit("city Seoul").0.visibleCount == 10)
+    let typed = "city Seoul\r" + "pasword hunter2\r" + "passwd hunter3\r"
+    #expect(edit(typed + Keys.up).0.line == "city Seoul")
   }
 
   @Test("Tab completes a command, an open argument, or their common prefix; a second Tab lists the choices")
@@ -133,6 +145,43 @@ struct TerminalEditingTests {
     #expect(repl.exitStatus() == 0)
     #expect(!repl.output.contains("hunter2"))
     #expect(!repl.output.contains("s3cr3t"))
+  }
+
+  @Test(
+    "SIGTERM, SIGHUP and SIGQUIT put the terminal back before the REPL dies of them",
+    .timeLimit(.minutes(2)), arguments: [SIGTERM, SIGHUP, SIGQUIT])
+  func terminalRestoredOnSignal(signalNumber: Int32) throws {
+    let repl = try PseudoTerminalRepl()
+    repl.waitFor("the login prompt") { $0.screen.current.hasPrefix("login> ") }
+    var raw = termios()
+    _ = tcgetattr(repl.master, &raw)
+    #expect(raw.c_lflag & tcflag_t(ECHO | ICANON) == 0, "raw while the REPL runs")
+    kill(repl.process.processIdentifier, signalNumber)
+    _ = repl.exitStatus()
+    #expect(repl.process.terminationReason == .uncaughtSignal)
+    #expect(repl.process.terminationStatus == signalNumber)
+    var restored = termios()
+    _ = tcgetattr(repl.master, &restored)
+    #expect(restored.c_lflag & tcflag_t(ECHO) != 0)
+    #expect(restored.c_lflag & tcflag_t(ICANON) != 0)
+    #expect(restored.c_lflag & tcflag_t(ISIG) != 0)
+  }
+
+  @Test("A mistyped secret command's secret appears nowhere on the terminal", .timeLimit(.minutes(2)))
+  func mistypedSecretHidden() throws {
+    let repl = try PseudoTerminalRepl()
+    repl.waitFor("the login prompt") { $0.screen.current.hasPrefix("login> ") }
+    repl.type("pasword hunter2\r")
+    repl.waitFor("the suggestion") { $0.output.contains(#"did you mean "password""#) }
+    repl.type("passwd hunter3\r")
+    repl.waitFor("the second suggestion") { $0.output.components(separatedBy: "did you mean").count == 3 }
+    repl.type(Keys.up)  // nothing to recall: neither line was kept
+    repl.type("x")
+    repl.waitFor("the prompt") { $0.screen.current == "login> x" }
+    repl.type(Keys.control("c") + "quit\r")
+    #expect(repl.exitStatus() == 0)
+    #expect(!repl.output.contains("hunter2"))
+    #expect(!repl.output.contains("hunter3"))
   }
 
   @Test(
