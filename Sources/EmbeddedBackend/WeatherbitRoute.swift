@@ -168,12 +168,16 @@ enum Geocoder {
     let name = (request.queryValue("name") ?? "").trimmingCharacters(in: .whitespaces)
     let countryCode = request.queryValue("countryCode")?.uppercased()
     // 0–1 characters: nothing; 2: exact match; 3 or more: prefix match.
+    // Against every name a place has (its Korean one too, as Open-Meteo
+    // answers names in any language), with case and diacritics folded:
+    // "sao paulo" finds São Paulo, "서울" Seoul.
+    let query = Gazetteer.folded(name)
     let matches = City.all.filter { city in
       guard name.count >= 2 else { return false }
       if let countryCode, city.countryCode != countryCode { return false }
-      let candidate = city.name.lowercased()
-      let query = name.lowercased()
-      return name.count == 2 ? candidate == query : candidate.hasPrefix(query)
+      return Gazetteer.names(of: city).contains { candidate in
+        name.count == 2 ? candidate == query : candidate.hasPrefix(query)
+      }
     }
     .sorted { $0.population > $1.population }
     .prefix(count)

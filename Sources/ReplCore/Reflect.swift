@@ -3,7 +3,9 @@ import Storage
 
 /// Turns outputs (any enum) into a name and a JSON value by reflection
 /// (``Reflection``, the walk ``Secrets`` uses too), masking secret fields
-/// (tokens, passwords, keys) on the way.
+/// (tokens, passwords, keys) on the way. Bounded as `Secrets` is: at most
+/// `Secrets.maximumDepth` levels down (a cyclic class graph ends there as
+/// `…`).
 enum Reflect {
   /// `failed(LoginError.error(code: 401))` → ("failed", "401 Error").
   static func output(_ value: Any) -> (name: String, value: JSONValue, text: String) {
@@ -14,7 +16,8 @@ enum Reflect {
 
   /// A value's text: its own description when nothing in it is named
   /// like a secret, else its fields with the secrets masked.
-  static func text(_ value: Any) -> String {
+  static func text(_ value: Any, depth: Int = 0) -> String {
+    guard depth < Secrets.maximumDepth else { return "…" }
     if let convertible = value as? CustomStringConvertible, !Secrets.mayHoldSecret(value) {
       return convertible.description  // (a tuple is never CustomStringConvertible)
     }
@@ -27,11 +30,13 @@ enum Reflect {
     guard let fields else { return Secrets.describe(value) }
     return fields.map { child in
       let name = Reflection.name(child)
-      return (name.map { "\($0): " } ?? "") + (isSecret(name) ? Secrets.mask : text(child.value))
+      return (name.map { "\($0): " } ?? "") + (isSecret(name) ? Secrets.mask : text(child.value, depth: depth + 1))
     }.joined(separator: ", ")
   }
 
-  static func json(_ value: Any) -> JSONValue {
+  static func json(_ value: Any, depth: Int = 0) -> JSONValue {
+    guard depth < Secrets.maximumDepth else { return .string("…") }
+    let inner = { (value: Any) in json(value, depth: depth + 1) }
     switch value {
     case let value as Bool: return .bool(value)
     case let value as Int: return .number(Double(value))
@@ -43,28 +48,28 @@ enum Reflect {
     }
     switch Reflection(value) {
     case .optional(let wrapped):
-      return wrapped.map(json) ?? .null
+      return wrapped.map(inner) ?? .null
     case .collection(let elements), .set(let elements):
-      return .array(elements.map { json($0.value) })
+      return .array(elements.map { inner($0.value) })
     case .enumCase(let name, let payload):
       if let error = value as? any Error, !Secrets.mayHoldSecret(error) {
         return .string("\(error)")
       }
       guard let payload else { return .string(name) }
-      return .object([name: isSecret(name) ? .string(Secrets.mask) : json(payload)])
+      return .object([name: isSecret(name) ? .string(Secrets.mask) : inner(payload)])
     case .dictionary(let entries):
       var object: [String: JSONValue] = [:]
       for pair in entries {
         guard let (key, value) = Reflection.entry(pair.value) else { continue }
         let name = key as? String ?? Secrets.describe(key)
-        object[name] = isSecret(name) ? .string(Secrets.mask) : json(value)
+        object[name] = isSecret(name) ? .string(Secrets.mask) : inner(value)
       }
       return .object(object)
     case .record(_, let fields), .tuple(let fields):
       var object: [String: JSONValue] = [:]
       for (index, child) in fields.enumerated() {
         let name = Reflection.name(child) ?? "\(index)"
-        object[name] = isSecret(name) ? .string(Secrets.mask) : json(child.value)
+        object[name] = isSecret(name) ? .string(Secrets.mask) : inner(child.value)
       }
       return .object(object)
     case .leaf:

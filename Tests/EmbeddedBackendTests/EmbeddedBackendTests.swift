@@ -84,6 +84,22 @@ struct EmbeddedBackendFormatTests {
     #expect(try seoul.decode(OpenMeteoSearch.self).results?.first?.country_code == "KR")
   }
 
+  @Test("Open-Meteo: Korean names find their places; case and diacritics are folded")
+  func geocoderNamesInKoreanAndWithoutAccents() async throws {
+    func first(_ name: String) async throws -> String? {
+      let response = try await get("geocoding-api.open-meteo.com", "/v1/search", [("name", name), ("count", "1")])
+      return try response.decode(OpenMeteoSearch.self).results?.first?.name
+    }
+    #expect(try await first("서울") == "Seoul")
+    #expect(try await first("부산") == "Busan")
+    #expect(try await first("인천") == "Incheon")
+    #expect(try await first("도쿄") == "Tokyo")
+    #expect(try await first("Sao Paulo") == "São Paulo")
+    #expect(try await first("SÃO PAULO") == "São Paulo")
+    #expect(try await first("bogota") == "Bogotá")
+    #expect(try await first("seoul") == "Seoul")
+  }
+
   @Test("Open-Meteo: no match → no results key; a bad count → 400 with a reason")
   func geocoderEdges() async throws {
     let none = try await get("geocoding-api.open-meteo.com", "/v1/search", [("name", "Atlantis")])

@@ -53,6 +53,14 @@ struct InputTests {
     #expect(lines.contains { $0.hasPrefix(#"error: unknown command "wether"; did you mean "open weather"?"#) })
   }
 
+  @Test("The weather screen finds a city by its Korean name, and one typed without its accents")
+  func koreanAndUnaccentedCities() async {
+    let lines = await transcript(of: ["open weather", "city 서울", "city Sao Paulo"])
+    #expect(lines.contains { $0.hasSuffix(#"weather.locationName = "Seoul, South Korea""#) }, "\(lines)")
+    #expect(lines.contains { $0.hasSuffix(#"weather.locationName = "São Paulo, Brazil""#) }, "\(lines)")
+    #expect(!lines.contains { $0.contains("Not found") })
+  }
+
   @Test("A byte-order mark at a script's start (or anywhere) is no part of a word")
   func byteOrderMarkIgnored() async {
     let lines = await transcript(of: ["\u{FEFF}open weather", "state"])

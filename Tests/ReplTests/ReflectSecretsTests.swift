@@ -1,3 +1,4 @@
+import ActorMVVM
 import Foundation
 import Storage
 import Testing
@@ -47,5 +48,28 @@ struct ReflectSecretsTests {
       #expect(!text.contains(secret), "\(name): \(text)")
       #expect(!json.contains(secret), "\(name): \(json)")
     }
+  }
+}
+
+/// A node that points at itself: a cyclic class graph.
+final class CyclicNode {
+  var name: String
+  var next: CyclicNode?
+  init(name: String) { self.name = name }
+}
+
+@Suite("Walks of a cyclic class graph end at the depth bound")
+struct CyclicWalkTests {
+  @Test("Reflect's JSON and text, and StateDiff, stop at the bound instead of recursing forever")
+  func cyclicGraphIsBounded() {
+    let node = CyclicNode(name: "a")
+    node.next = node
+    let json = Reflect.json(node)
+    #expect("\(json)".contains("…"))
+    let other = CyclicNode(name: "b")
+    other.next = other
+    let changes = StateDiff.changes(from: node, to: other)
+    #expect(changes.first?.path == "name")
+    #expect(changes.count <= Secrets.maximumDepth)  // one per level, down to the bound
   }
 }

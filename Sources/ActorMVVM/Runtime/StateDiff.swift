@@ -4,7 +4,9 @@
 /// Structs, classes, tuples, optionals and enum payloads are walked field
 /// by field (as ``Reflection`` sees them); anything else (numbers, strings, collections) is compared by
 /// its `String(reflecting:)` description and reported whole. Paths use the
-/// stored property names: `route.start.latitude`.
+/// stored property names: `route.start.latitude`. The walk goes at most
+/// ``Secrets/maximumDepth`` levels down (a cyclic class graph ends there),
+/// then compares by description.
 package enum StateDiff {
   /// One field that differs: its path, and each side's description.
   package struct Change: Equatable, Sendable {
@@ -20,7 +22,7 @@ package enum StateDiff {
     from old: Value, to new: Value, describe: (Any) -> String = { String(reflecting: $0) }
   ) -> [Change] {
     var changes: [Change] = []
-    walk("", old, new, describe: describe, into: &changes)
+    walk("", old, new, depth: 0, describe: describe, into: &changes)
     return changes
   }
 
@@ -33,7 +35,7 @@ package enum StateDiff {
   }
 
   private static func walk(
-    _ path: String, _ old: Any, _ new: Any, describe: (Any) -> String, into changes: inout [Change]
+    _ path: String, _ old: Any, _ new: Any, depth: Int, describe: (Any) -> String, into changes: inout [Change]
   ) {
     func join(_ label: String?) -> String {
       let label = label ?? "?"
@@ -42,19 +44,19 @@ package enum StateDiff {
     func walkFields(_ old: Mirror.Children, _ new: Mirror.Children) -> Bool {
       guard old.count == new.count else { return false }
       for (oldChild, newChild) in zip(old, new) {
-        walk(join(oldChild.label), oldChild.value, newChild.value, describe: describe, into: &changes)
+        walk(join(oldChild.label), oldChild.value, newChild.value, depth: depth + 1, describe: describe, into: &changes)
       }
       return true
     }
-    switch (Reflection(old), Reflection(new)) {
+    switch depth < Secrets.maximumDepth ? (Reflection(old), Reflection(new)) : (.leaf, .leaf) {
     case (.record(let oldType, let oldFields), .record(let newType, let newFields)) where oldType == newType:
       if walkFields(oldFields, newFields) { return }
     case (.tuple(let oldFields), .tuple(let newFields)):
       if walkFields(oldFields, newFields) { return }
     case (.optional(let oldValue?), .optional(let newValue?)):
-      return walk(path, oldValue, newValue, describe: describe, into: &changes)
+      return walk(path, oldValue, newValue, depth: depth + 1, describe: describe, into: &changes)
     case (.enumCase(let oldCase, let oldPayload?), .enumCase(let newCase, let newPayload?)) where oldCase == newCase:
-      return walk(join(oldCase), oldPayload, newPayload, describe: describe, into: &changes)
+      return walk(join(oldCase), oldPayload, newPayload, depth: depth + 1, describe: describe, into: &changes)
     default: break
     }
     guard String(reflecting: old) != String(reflecting: new) else { return }
