@@ -5,7 +5,7 @@ import InterviewApp
 /// in `ReplSession.handle(_:)`'s exhaustive switch, the words that are a
 /// whole command (`BadLines`) and Tab completion all come from this list.
 enum GlobalCommand: CaseIterable, Sendable {
-  case help, state, wait, back, open, deeplink, quit
+  case help, state, wait, back, open, deeplink, maintenance, quit
 
   /// Its name, usage line, aliases, and whether it takes words.
   var spec: CommandSpec {
@@ -16,6 +16,7 @@ enum GlobalCommand: CaseIterable, Sendable {
     case .back: CommandSpec(name: "back", usage: "back", takesNoArguments: true)
     case .open: CommandSpec(name: "open", usage: GlobalCommands.openUsage)
     case .deeplink: CommandSpec(name: "deeplink", usage: "deeplink <actormvvm://…>")
+    case .maintenance: CommandSpec(name: "maintenance", usage: "maintenance <on [notice]|off>")
     case .quit: CommandSpec(name: "quit", usage: "quit (or exit)", aliases: ["exit"], takesNoArguments: true)
     }
   }
@@ -24,7 +25,7 @@ enum GlobalCommand: CaseIterable, Sendable {
   var completeAlone: Bool {
     switch self {
     case .help, .state, .back, .quit: true
-    case .wait, .open, .deeplink: false
+    case .wait, .open, .deeplink, .maintenance: false
     }
   }
 

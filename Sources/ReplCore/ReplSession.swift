@@ -1,5 +1,6 @@
 import ActorMVVM
 import AppCoordinator
+import EmbeddedBackend
 import Foundation
 import InterviewApp
 import Storage
@@ -153,6 +154,8 @@ public actor ReplSession {
           guard await coordinator.back() else { throw ReplError.invalid("already at the root screen") }
         case .open:
           await coordinator.open(try Self.route(rest))
+        case .maintenance:
+          try await maintenance(rest, usage: spec.usage)
         case .deeplink:
           guard !rest.isEmpty else { throw ReplError.usage(spec.usage) }
           let disposition: DeepLinkDisposition
@@ -510,6 +513,23 @@ public actor ReplSession {
 
   /// The route `open` names: a screen that opens by name, and its number
   /// if it takes one (`report 101`).
+  /// `maintenance on [notice]` puts the embedded interview service under
+  /// maintenance (the article's service notice: the intro, on its next
+  /// check — `retry`, or a logout's return to it — shows the notice and
+  /// stays); `maintenance off` brings it back.
+  private func maintenance(_ rest: String, usage: String) async throws(ReplError) {
+    let (switchWord, notice) = Words.command(rest)
+    let client = coordinator.app.dependencies.configuration.httpClient
+    guard let backend = client as? EmbeddedBackend ?? (client as? LiveRouter)?.embedded as? EmbeddedBackend else {
+      throw .invalid("maintenance: the interview service here is not the embedded one")
+    }
+    switch switchWord.lowercased() {
+    case "on": await backend.setInterviewMaintenance(notice.isEmpty ? "The service is under maintenance" : notice)
+    case "off" where notice.isEmpty: await backend.setInterviewMaintenance(nil)
+    default: throw .usage(usage)
+    }
+  }
+
   static func route(_ text: String) throws(ReplError) -> Route {
     let words = Words.split(text.lowercased())
     let screens = openableScreens(InterviewApp.screens)

@@ -61,6 +61,19 @@ struct InputTests {
     #expect(!lines.contains { $0.contains("Not found") })
   }
 
+  @Test("maintenance on shows the article's service notice at the intro's next check; off and retry go on to login")
+  func maintenanceNotice() async {
+    let lines = await transcript(of: [
+      "id alice", "password secret", "login", "maintenance on Back at 3pm", "open mypage", "logout",
+      "maintenance off", "retry", "maintenance", "maintenance off now",
+    ])
+    let notice = try! #require(lines.firstIndex { $0.hasSuffix(#"intro.notice = "Back at 3pm""#) }, "\(lines)")
+    let login = try! #require(lines.lastIndex { $0.hasSuffix("→ present login") })
+    #expect(notice < login)
+    #expect(lines.contains { $0.hasSuffix("intro ! showLogin") })
+    #expect(lines.filter { $0 == "error: usage: maintenance <on [notice]|off>" }.count == 2)
+  }
+
   @Test("A byte-order mark at a script's start (or anywhere) is no part of a word")
   func byteOrderMarkIgnored() async {
     let lines = await transcript(of: ["\u{FEFF}open weather", "state"])

@@ -118,7 +118,7 @@ struct ReplTests {
     // No suggestion that is not close; the unknown word escaped, a long one cut.
     #expect(
       lines.contains(
-        "error: unknown command \"refresh\"; commands: start, check, reset, help, state, wait, back, open, deeplink, quit"
+        "error: unknown command \"refresh\"; commands: start, check, reset, help, state, wait, back, open, deeplink, maintenance, quit"
       ))
     #expect(lines.contains { $0.hasPrefix("error: unknown command \"submit\"; commands:") })
     #expect(lines.contains { $0.hasPrefix("error: unknown command \"bogus\\u001b[2J\"") })
