@@ -43,6 +43,8 @@ public actor ReplSession {
   /// identity and be mistaken for it.
   private var lastTop: Screen?
   private var lastFields: [(String, JSONValue)] = []
+  /// The masked fields' fingerprints when last rendered (see `ScreenView.secretFingerprints()`).
+  private var lastFingerprints: [String: Int] = [:]
   /// When the last command was entered: the origin of the `+Nms` prefix.
   private var commandStartedVirtual = VirtualClock.Instant()
   private var commandStartedReal = ContinuousClock.now
@@ -397,10 +399,15 @@ public actor ReplSession {
     }
     guard let (route, screen) = await top() else { return }
     let fields = await screen.fields()
-    let before = lastTop?.identity == screen.identity ? lastFields : nil
+    let fingerprints = await screen.secretFingerprints()
+    let same = lastTop?.identity == screen.identity
+    let before = same ? lastFields : nil
+    let beforeFingerprints = same ? lastFingerprints : [:]
     lastTop = screen
     lastFields = fields
-    for (index, field) in fields.enumerated() where before?[index].1 != field.1 {
+    lastFingerprints = fingerprints
+    for (index, field) in fields.enumerated()
+    where before?[index].1 != field.1 || beforeFingerprints[field.0] != fingerprints[field.0] {
       emitField(route, field)
     }
   }
@@ -410,6 +417,7 @@ public actor ReplSession {
     let fields = await screen.fields()
     lastTop = screen
     lastFields = fields
+    lastFingerprints = await screen.secretFingerprints()
     for field in fields + (hidden ? await screen.hiddenFields() : []) { emitField(route, field) }
   }
 

@@ -21,11 +21,16 @@ protocol ScreenView: AppScreen {
   func fields() async -> [Field]
   /// Fields it keeps off the view, shown only by `state --all`.
   func hiddenFields() async -> [Field]
+  /// For each field shown masked (`•••` whatever it holds), a number that
+  /// changes when the secret does (a hash, kept in memory, never printed):
+  /// how a changed secret is rendered as changed.
+  func secretFingerprints() async -> [String: Int]
 }
 
 extension ScreenView {
   static var opensByName: Bool { true }
   func hiddenFields() async -> [Field] { [] }
+  func secretFingerprints() async -> [String: Int] { [:] }
 }
 
 /// The screens `open` takes, by name, in the app's order.
@@ -45,6 +50,9 @@ extension Screen {
 
   /// Its hidden fields (none if it has no view).
   func hiddenFields() async -> [Field] { await view?.hiddenFields() ?? [] }
+
+  /// Its masked fields' fingerprints (none if it has no view).
+  func secretFingerprints() async -> [String: Int] { await view?.secretFingerprints() ?? [:] }
 }
 
 /// How views write values.

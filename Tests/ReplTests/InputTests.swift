@@ -74,6 +74,14 @@ struct InputTests {
     #expect(lines.filter { $0 == "error: usage: maintenance <on [notice]|off>" }.count == 2)
   }
 
+  @Test("A new password is shown as changed (masked), the same one again is no change")
+  func changedSecretShown() async {
+    let lines = await transcript(of: ["password first", "password second", "password second", "password"])
+    let shown = lines.filter { $0.hasPrefix("login.password = ") || $0 == "· no change" }
+    #expect(shown == [#"login.password = "•••""#, #"login.password = "•••""#, "· no change", #"login.password = """#])
+    #expect(!lines.contains { $0.contains("first") || $0.contains("second") })
+  }
+
   @Test("A byte-order mark at a script's start (or anywhere) is no part of a word")
   func byteOrderMarkIgnored() async {
     let lines = await transcript(of: ["\u{FEFF}open weather", "state"])

@@ -26,4 +26,8 @@ extension LoginScreen: ScreenView {
       ("isLoading", .bool(state.isLoading)), ("error", FieldValue.optional(state.errorMessage, JSONValue.string)),
     ]
   }
+
+  func secretFingerprints() async -> [String: Int] {
+    ["password": await feature.state.password.hashValue]
+  }
 }
