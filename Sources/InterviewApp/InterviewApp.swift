@@ -19,6 +19,16 @@ public struct InterviewApp: CoordinatedApp {
   /// One example of every deep-link form, as `help` and Tab completion show them.
   public static let deepLinkExamples = DeepLink.examples
 
+  /// Why the app ignores `link`, if it does (the article's navigator ends
+  /// in `default: break`): for a driver to say so instead of "no change".
+  public static func whyIgnored(_ link: DeepLink) -> String? {
+    guard case .other(let host) = link else { return nil }
+    if host.lowercased() == "expiration" {
+      return "the app ignores this link: expiration opens My Page for days=1, 3 or 7"
+    }
+    return "the app ignores actormvvm://\(host): it opens analysis-complete and expiration links only"
+  }
+
   public let flow = InterviewFlow()
   public let dependencies: InterviewContainer
 

@@ -47,6 +47,17 @@ struct CommandArguments: Sendable {
   /// Everything after the name, trimmed.
   let rest: String
   let usage: String
+  /// Why the command may change nothing, if the command knows: printed
+  /// with its `· no change` (`· no change: no route yet …`).
+  let reason = Locked<String?>(nil)
+
+  init(rest: String, usage: String) {
+    self.rest = rest
+    self.usage = usage
+  }
+
+  /// Says why this command is expected to change nothing.
+  func noChange(because why: String) { reason.withLock { $0 = why } }
 
   private var words: [String] { Words.split(rest) }
   private var usageError: ReplError { .usage(usage) }

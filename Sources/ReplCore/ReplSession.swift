@@ -38,6 +38,8 @@ public actor ReplSession {
   private let write: @Sendable (String) -> Void
   /// What the coordinator reported since the last render (its ``AppCoordinator/observe(_:)``).
   private let changes = Inbox<NavigationChange>()
+  /// Why the command being handled may change nothing, if it said so.
+  private var noChangeReason: String?
   /// The screen last rendered on top, and its fields as rendered. Holding
   /// the screen keeps its feature alive, so no new feature can reuse its
   /// identity and be mistaken for it.
@@ -67,6 +69,8 @@ public actor ReplSession {
     let name: String
     let started: ContinuousClock.Instant
     var printed: Int
+    /// Why it may change nothing, if it said so.
+    let reason: String?
   }
 
   /// A session over `coordinator`. Pass the ``VirtualClock`` the app's
@@ -161,6 +165,9 @@ public actor ReplSession {
         case .deeplink:
           guard !rest.isEmpty else { throw ReplError.usage(spec.usage) }
           let disposition: DeepLinkDisposition
+          if let link = try? coordinator.app.flow.parse(deepLink: rest) {
+            noChangeReason = InterviewApp.whyIgnored(link)
+          }
           do {
             disposition = try await coordinator.handle(deepLink: rest)
           } catch {
@@ -183,7 +190,9 @@ public actor ReplSession {
             first, suggestion: GlobalCommands.suggestion(forCommand: command, among: all, screens: screens),
             commands: all)
         }
-        try await action.run(CommandArguments(rest: rest, usage: action.spec.usage))
+        let arguments = CommandArguments(rest: rest, usage: action.spec.usage)
+        try await action.run(arguments)
+        noChangeReason = arguments.reason.withLock { $0 }
       }
     } catch let error as ReplError {
       emitError(error.message)
@@ -199,7 +208,9 @@ public actor ReplSession {
       // if nothing it did shows, once the app has settled.
       await renderNow()
       unsettled.append(
-        Unsettled(number: commandCount, name: command, started: commandStartedReal, printed: renderedSinceCommand))
+        Unsettled(
+          number: commandCount, name: command, started: commandStartedReal, printed: renderedSinceCommand,
+          reason: noChangeReason))
       awaitSettling()
     } else {
       await runUntilSettled()
@@ -244,14 +255,18 @@ public actor ReplSession {
     for entry in unsettled where entry.number <= through && entry.printed == 0 {
       // Not the command's work: no time, no credit.
       switch format {
-      case .text: write(entry.number == commandCount ? "· no change" : "· no change [\(entry.name)]")
+      case .text:
+        let why = entry.reason.map { ": \($0)" } ?? ""
+        write(entry.number == commandCount ? "· no change\(why)" : "· no change [\(entry.name)]\(why)")
       case .json:
         let since = (ContinuousClock.now - entry.started).components
         let milliseconds = Int(since.seconds) * 1_000 + Int(since.attoseconds / 1_000_000_000_000_000)
         write(
-          JSONText.object([
-            ("type", .string("unchanged")), ("command", .string(entry.name)), ("ms", .number(Double(milliseconds))),
-          ]))
+          JSONText.object(
+            [("type", .string("unchanged")), ("command", .string(entry.name))]
+              + (entry.reason.map { [("reason", JSONValue.string($0))] } ?? []) + [
+                ("ms", .number(Double(milliseconds)))
+              ]))
       }
     }
     unsettled.removeAll { $0.number <= through }
@@ -289,6 +304,7 @@ public actor ReplSession {
 
   private func beginCommand() {
     renderedSinceCommand = 0
+    noChangeReason = nil
     commandCount += 1
     if let clock { commandStartedVirtual = clock.now } else { commandStartedReal = .now }
   }
@@ -470,10 +486,14 @@ public actor ReplSession {
 
   /// For a command that changed nothing on screen: says it was heard (on
   /// real time, ``settle(through:)`` does, once its work has settled).
-  private func acknowledge(_ command: String) {
+  private func acknowledge(_ command: String, reason: String? = nil) {
+    let reason = reason ?? noChangeReason
     switch format {
-    case .text: emit("· no change")
-    case .json: emit(json: [("type", .string("unchanged")), ("command", .string(command))])
+    case .text: emit("· no change" + (reason.map { ": \($0)" } ?? ""))
+    case .json:
+      emit(
+        json: [("type", .string("unchanged")), ("command", .string(command))]
+          + (reason.map { [("reason", JSONValue.string($0))] } ?? []))
     }
   }
 

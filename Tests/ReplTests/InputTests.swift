@@ -82,6 +82,21 @@ struct InputTests {
     #expect(!lines.contains { $0.contains("first") || $0.contains("second") })
   }
 
+  @Test("A `· no change` that has a reason says it: an ignored deep link, a detail with no route")
+  func noChangeReasons() async {
+    let lines = await transcript(of: [
+      "id alice", "password secret", "login", "deeplink actormvvm://expiration?days=2", "deeplink actormvvm://nothing",
+      "open directions", "detail", "state",
+    ])
+    #expect(lines.contains("· no change: the app ignores this link: expiration opens My Page for days=1, 3 or 7"))
+    #expect(
+      lines.contains(
+        "· no change: the app ignores actormvvm://nothing: it opens analysis-complete and expiration links only"))
+    #expect(lines.contains("· no change: no route yet: `location`, `tap` a start and a goal, then `route`"))
+    let json = await transcript(of: ["open directions", "detail"], json: true)
+    #expect(json.contains { $0.contains(#""type":"unchanged","command":"detail","reason":"no route yet"#) })
+  }
+
   @Test("A byte-order mark at a script's start (or anywhere) is no part of a word")
   func byteOrderMarkIgnored() async {
     let lines = await transcript(of: ["\u{FEFF}open weather", "state"])

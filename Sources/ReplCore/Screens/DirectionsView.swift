@@ -17,7 +17,13 @@ extension DirectionsScreen: ScreenView {
       },
       .sending("reset", .resetMarkersTapped, to: feature),
       .sending("route", .drawPathTapped, to: feature),
-      .sending("detail", .detailTapped, to: feature),
+      ScreenCommand("detail") { arguments throws(ReplError) in
+        try arguments.none()
+        if await feature.state.summary == nil {
+          arguments.noChange(because: "no route yet: `location`, `tap` a start and a goal, then `route`")
+        }
+        feature.send(.detailTapped)
+      },
       .sending("close", .detailClosed, to: feature),
     ]
   }
