@@ -88,8 +88,16 @@ public actor ReplSession {
     if clock == nil { _ = Quiescence.install() }
     self.trace = trace
     self.format = format
-    self.write = write
+    let written = self.written
+    self.write = { line in
+      written.withLock { $0 += 1 }
+      write(line)
+    }
   }
+
+  /// Lines written so far, on any path (a command's, a settling's, a
+  /// watcher's): how ``watch(every:then:)`` knows something was printed.
+  private let written = Locked(0)
 
   /// Starts the app and renders its first screen (on virtual time, once
   /// its first requests have landed).
@@ -280,8 +288,9 @@ public actor ReplSession {
   }
 
   /// On real time (no clock): renders whatever changed every `interval`
-  /// until the task is cancelled, calling `then` after each render that
-  /// printed something (to redraw a prompt). Commands handled meanwhile
+  /// until the task is cancelled, calling `then` after each tick in which
+  /// anything was printed — by this render or by a command's settling — to
+  /// redraw the prompt for the screen now on top. Commands handled meanwhile
   /// never wait for the app: their own instant renders at once, and what
   /// lands later is rendered here, prefixed with the time since the command.
   public func watch(every interval: Duration, then: @escaping @Sendable () -> Void) async {
@@ -292,11 +301,15 @@ public actor ReplSession {
   public func watch<C: Clock<Duration>>(every interval: Duration, on clock: C, then: @escaping @Sendable () -> Void)
     async
   {
+    var seen = written.withLock { $0 }
     while !Task.isCancelled {
       do { try await clock.sleep(for: interval) } catch { return }
-      let before = renderedSinceCommand
       await renderNow()
-      if renderedSinceCommand != before { then() }
+      // Anything printed since the last tick — by this render or by a
+      // command's settling — may have moved the screen on top.
+      let now = written.withLock { $0 }
+      if now != seen { then() }
+      seen = now
     }
   }
 

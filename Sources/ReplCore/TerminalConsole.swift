@@ -156,11 +156,11 @@ public final class TerminalConsole: Sendable {
             write((state.prompting ? "\r\u{1b}[2K" : "") + lines.joined(separator: "\n") + "\n")
             redraw = true
           case .submit(let line):
-            // The finished line stays on screen as typed, its secret part hidden.
-            if state.prompting {
-              let visible = String(Array(line).prefix(LineEditor.visibleCount(of: Array(line))))
-              write("\r\u{1b}[2K" + state.prompt + Self.scrolled(visible) + "\n")
-            }
+            // The finished line stays on screen as typed, its secret part
+            // hidden — every line, also one typed or pasted while a
+            // command runs (then after what that command has printed).
+            let visible = String(Array(line).prefix(LineEditor.visibleCount(of: Array(line))))
+            write("\r\u{1b}[2K" + state.prompt + Self.scrolled(visible) + "\n")
             state.prompting = false
             redraw = false
             submitted.append(line)

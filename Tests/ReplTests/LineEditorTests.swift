@@ -167,6 +167,35 @@ struct TerminalEditingTests {
     #expect(restored.c_lflag & tcflag_t(ISIG) != 0)
   }
 
+  @Test("The prompt follows a navigation that lands after the command returned", .timeLimit(.minutes(2)))
+  func promptFollowsLateNavigation() throws {
+    let repl = try PseudoTerminalRepl(["--latency", "100"])
+    repl.waitFor("the login prompt") { $0.screen.current.hasPrefix("login> ") }
+    repl.type("id alice\rpassword secret\rlogin\r")
+    repl.waitFor("home") { $0.screen.current == "home> " }
+    repl.type("open mypage\r")
+    repl.waitFor("my page") { $0.screen.current == "mypage> " }
+    repl.type("logout\r")
+    repl.waitFor("login after the intro's check") { $0.output.contains("→ present login") }
+    repl.waitFor("the login prompt again") { $0.screen.current == "login> " }
+    repl.type("quit\r")
+    #expect(repl.exitStatus() == 0)
+  }
+
+  @Test("Every pasted line is echoed where it was submitted, not only the first", .timeLimit(.minutes(2)))
+  func pastedLinesEchoed() throws {
+    let repl = try PseudoTerminalRepl(["--latency", "100"])
+    repl.waitFor("the login prompt") { $0.screen.current.hasPrefix("login> ") }
+    repl.type("id alice\rid bob\rid carol\rstate\r")
+    repl.waitFor("the last id") { $0.output.contains(#"login.id = "carol""#) }
+    repl.waitFor("the prompt") { $0.screen.current == "login> " }
+    for line in ["login> id alice", "login> id bob", "login> id carol", "login> state"] {
+      #expect(repl.shows(line), "\(line) in \(repl.screen.text)")
+    }
+    repl.type("quit\r")
+    #expect(repl.exitStatus() == 0)
+  }
+
   @Test("A mistyped secret command's secret appears nowhere on the terminal", .timeLimit(.minutes(2)))
   func mistypedSecretHidden() throws {
     let repl = try PseudoTerminalRepl()
