@@ -124,6 +124,20 @@ struct SecretsTests {
     }
   }
 
+  @Test("The rule goes by the words of a name: apiKey and tokens are secrets, keywords and keyboard are not")
+  func ruleByWords() {
+    for name in [
+      "password", "passwordChanged", "newPassword", "apiKey", "X-Api-Key", "apikey", "key", "weatherbitKey", "KEY",
+      "accessToken", "refresh_token", "tokens", "tokenIssued", "client_secret", "X-Naver-Client-Secret",
+      "Authorization", "secretKey", "passwords", "API_KEY", "privateKeys",
+    ] {
+      #expect(Secrets.isSecret(name), "\(name)")
+    }
+    for name in ["keywords", "keyboard", "id", "member", "summary", "keyword", "isLoading", "errorMessage"] {
+      #expect(!Secrets.isSecret(name), "\(name)")
+    }
+  }
+
   @Test("Past the depth bound the walk prints …, never the value it did not walk")
   func depthBound() {
     var value = Generated.secretField(password: "deep-secret")

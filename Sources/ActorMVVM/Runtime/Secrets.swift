@@ -2,8 +2,12 @@
 /// without its secrets, shared by traces, the REPL and the network log.
 ///
 /// A secret is a field, enum case, dictionary key, query parameter, header
-/// or JSON field whose name contains key, token, secret, password or
-/// authorization (case-insensitive).
+/// or JSON field named for one: one of the words of its name (split at
+/// camelCase humps, `_`, `-` and other non-letters; case-insensitive) is,
+/// begins with or ends with token, secret, password or authorization, or
+/// is or ends with key — plurals too. So `apiKey`, `X-Api-Key`, `apikey`,
+/// `refresh_token`, `tokens`, `passwordChanged`, `client_secret` are
+/// secrets, and `keywords` or `keyboard` are not.
 public enum Secrets {
   /// What a secret is replaced with.
   public static let mask = "•••"
@@ -17,8 +21,38 @@ public enum Secrets {
   /// Whether a field, case, key, query parameter, header or JSON field of
   /// this name holds a secret.
   public static func isSecret(_ name: String) -> Bool {
-    let lowered = name.lowercased()
-    return ["key", "token", "secret", "password", "authorization"].contains { lowered.contains($0) }
+    words(of: name).contains { word in
+      let singular = word.hasSuffix("s") ? String(word.dropLast()) : word
+      return [word, singular].contains { word in
+        word.hasSuffix("key")
+          || ["token", "secret", "password", "authorization"].contains { word.hasPrefix($0) || word.hasSuffix($0) }
+      }
+    }
+  }
+
+  /// The lowercased words of a name: split at every character that is not
+  /// a letter or digit, and before an uppercase letter that follows a
+  /// lowercase one (`accessToken` → access, token; `XApiKey` → xapi, key).
+  static func words(of name: String) -> [String] {
+    var words: [String] = []
+    var current = ""
+    var previousWasLower = false
+    for character in name {
+      guard character.isLetter || character.isNumber else {
+        if !current.isEmpty { words.append(current) }
+        current = ""
+        previousWasLower = false
+        continue
+      }
+      if character.isUppercase, previousWasLower {
+        words.append(current)
+        current = ""
+      }
+      current += character.lowercased()
+      previousWasLower = character.isLowercase
+    }
+    if !current.isEmpty { words.append(current) }
+    return words
   }
 
   /// `value` described much as `String(reflecting:)` would, but walked
