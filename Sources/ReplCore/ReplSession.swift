@@ -77,13 +77,21 @@ public actor ReplSession {
   /// effects sleep on to run on virtual time (scripts, tests); nil runs on
   /// real time. Pass the ``TraceLines`` the app traces into to print them
   /// (`--trace`). `write` receives every line, in order, from the session's actor.
+  ///
+  /// `outsideWork`: on virtual time, how long (real time) a command may wait
+  /// for work the job count cannot see — requests on the real network
+  /// (`--live`) — once nothing else can move: the screens' effects are
+  /// awaited until they end or the bound passes, and a line says it gave
+  /// up. Nil (the default): such work is not waited for, as the embedded
+  /// backend's answers are on the virtual clock.
   public init(
     coordinator: AppCoordinator<InterviewApp>, clock: VirtualClock? = nil, trace: TraceLines? = nil,
-    format: Format = .text,
+    format: Format = .text, outsideWork: Duration? = nil,
     write: @escaping @Sendable (String) -> Void
   ) {
     self.coordinator = coordinator
     self.clock = clock
+    self.outsideWork = outsideWork
     // Real time knows a command has settled from the runtime's job count too.
     if clock == nil { _ = Quiescence.install() }
     self.trace = trace
@@ -94,6 +102,9 @@ public actor ReplSession {
       write(line)
     }
   }
+
+  /// See ``init(coordinator:clock:trace:format:outsideWork:write:)``.
+  private let outsideWork: Duration?
 
   /// Lines written so far, on any path (a command's, a settling's, a
   /// watcher's): how ``watch(every:then:)`` knows something was printed.
@@ -340,9 +351,38 @@ public actor ReplSession {
     while true {
       await waitUntilWaitingOnTime()
       await render()
-      guard let next = clock.nextDeadline else { return }
+      guard let next = clock.nextDeadline else {
+        guard await awaitOutsideWork() else { return }
+        continue
+      }
       await clock.advance(to: next)
     }
+  }
+
+  /// With `outsideWork` set, once nothing can move on virtual time: waits
+  /// for the screens' effects still running (requests on the real network)
+  /// to end, at most `outsideWork` each; true if there was any to wait for
+  /// (the caller looks again), false if none — or if it gave up, which one
+  /// line says.
+  private func awaitOutsideWork() async -> Bool {
+    guard let bound = outsideWork else { return false }
+    var waited = false
+    for (route, screen) in await coordinator.screens where await screen.feature.activeEffectCount > 0 {
+      waited = true
+      do {
+        try await screen.idle(timeout: bound)
+      } catch {
+        let message =
+          "gave up waiting for \(route.name)'s requests after \(bound) (still running: \(error.runningEffects.joined(separator: ", ")))"
+        switch format {
+        case .text: emit("· \(message)")
+        case .json:
+          emit(json: [("type", .string("gaveUp")), ("screen", .string(route.name)), ("message", .string(message))])
+        }
+        return false
+      }
+    }
+    return waited
   }
 
   /// `wait <ms>`: moves virtual time forward, rendering each instant on

@@ -58,8 +58,10 @@ func main() async -> Int32 {
   let coordinator = ReplApp.makeCoordinator(
     options: options, environment: ProcessInfo.processInfo.environment, store: store, serverStore: serverStore,
     clock: virtual ?? ContinuousClock() as any Clock<Duration>, trace: trace, warn: warn)
+  // A --live script waits (at most 30 s a screen) for the real network's answers: they are outside the job count.
   let session = ReplSession(
-    coordinator: coordinator, clock: virtual, trace: trace, format: options.json ? .json : .text, write: write)
+    coordinator: coordinator, clock: virtual, trace: trace, format: options.json ? .json : .text,
+    outsideWork: options.live && virtual != nil ? .seconds(30) : nil, write: write)
 
   var lines: [String]? = nil
   var recorder: Recorder?
