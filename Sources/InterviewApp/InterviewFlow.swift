@@ -95,6 +95,8 @@ public struct InterviewFlow: AppFlow {
         return [.show(.home)] + deliverKeptLink(&state, to: member)
       case .showLogin:
         return [.show(.login)]
+      case .sessionExpired:
+        return [.show(.login, with: Payload(LoginReason.sessionExpired))]
       }
     }
     if case .loggedIn(let session)? = output.as(LoginMachine.Output.self) {
@@ -167,6 +169,6 @@ public struct InterviewFlow: AppFlow {
 
   private func expired(_ state: inout State) -> [Command] {
     state.member = nil
-    return [.perform(.logout), .show(.login)]
+    return [.perform(.logout), .show(.login, with: Payload(LoginReason.sessionExpired))]
   }
 }

@@ -115,7 +115,9 @@ struct InterviewFlowTests {
     #expect(driver.send(.deepLink(link)) == [linkToHome])
     _ = driver.send(.open(.messages))
     #expect(
-      driver.output(MessagesMachine.Output.sessionExpired, from: .messages) == [.perform(.logout), .show(.login)])
+      driver.output(MessagesMachine.Output.sessionExpired, from: .messages) == [
+        .perform(.logout), .show(.login, with: Payload(LoginReason.sessionExpired)),
+      ])
     #expect(driver.navigation == NavigationState(stack: [.home, .messages], modal: .login))
     #expect(driver.send(.deepLink(link)) == [])  // the home is up, but nobody is logged in
     #expect(
@@ -157,7 +159,7 @@ struct InterviewFlowTests {
       driver.output(DeclareMachine.Output.sessionExpired, from: .declare(messageId: 1)),
       driver.output(MyPageMachine.Output.sessionExpired, from: .myPage),
     ] {
-      #expect(expired == [.perform(.logout), .show(.login)])
+      #expect(expired == [.perform(.logout), .show(.login, with: Payload(LoginReason.sessionExpired))])
     }
   }
 

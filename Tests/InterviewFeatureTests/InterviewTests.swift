@@ -210,7 +210,7 @@ struct InterviewScreenTests {
       $0.isChecking = false
       $0.error = .sessionExpired
     }
-    await intro.expectOutput(.showLogin)
+    await intro.expectOutput(.sessionExpired)
     await intro.finish()
   }
 

@@ -275,7 +275,9 @@ struct ReplTests {
     }
   }
 
-  @Test("A relaunch whose stored session the server refuses goes to login, and the stale member acts on nothing")
+  @Test(
+    "A relaunch whose stored session the server refuses goes to login, which says why, and the stale member acts on nothing"
+  )
   func staleSessionRefused() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -286,7 +288,11 @@ struct ReplTests {
     let lines = run.stdout.split(separator: "\n").map(String.init)
     #expect(lines.contains("+600ms → present login"))
     #expect(lines.contains("· deep link kept until login"))
-    #expect(!lines.contains { $0.contains("root home") || $0.contains("report(101)") || $0.contains("sessionExpired") })
+    #expect(lines.contains("+600ms intro ! sessionExpired"))
+    #expect(lines.contains(#"+600ms login.error = "Your session has expired: log in again""#))
+    #expect(!lines.contains { $0.contains("root home") || $0.contains("report(101)") })
+    #expect(
+      lines.filter { $0.contains("sessionExpired") }.count == 1, "only the intro's: no screen of the stale member ran")
   }
 
   @Test("--replay of a missing or malformed file: one clear line on stderr, exit 2")

@@ -13,6 +13,26 @@ public struct LoginScreen: AppScreen {
   public init(route: Route, dependencies container: InterviewContainer) async {
     feature = container.feature(LoginMachine(auth: container.auth), .init(), name: Self.name)
   }
+
+  /// Opened because a session expired (``LoginReason``), the login says so.
+  public init(route: Route, with payload: Payload?, dependencies container: InterviewContainer) async {
+    var state = LoginMachine.State()
+    if let reason = payload?.value as? LoginReason { state.errorMessage = reason.message }
+    feature = container.feature(LoginMachine(auth: container.auth), state, name: Self.name)
+  }
+}
+
+/// Why the flow shows the login, when the user did not ask for it.
+public enum LoginReason: Sendable, Equatable {
+  /// The server refused the session (a stored one at launch, or one in use).
+  case sessionExpired
+
+  /// What the login shows.
+  public var message: String {
+    switch self {
+    case .sessionExpired: "Your session has expired: log in again"
+    }
+  }
 }
 
 extension Route {

@@ -25,6 +25,9 @@ public struct IntroMachine: StateMachine {
   public enum Output: Sendable, Equatable {
     case showHome(User)
     case showLogin
+    /// The stored session was refused by the server: log in again, and
+    /// the login says why.
+    case sessionExpired
   }
 
   let serviceCheck: any ServiceCheckUseCase
@@ -65,7 +68,7 @@ public struct IntroMachine: StateMachine {
       state.isChecking = false
       state.notice = nil
       state.error = .sessionExpired
-      return .emit(.showLogin)
+      return .emit(.sessionExpired)
     case .failed(let error):
       state.isChecking = false
       state.error = error
