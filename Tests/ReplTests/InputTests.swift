@@ -93,6 +93,10 @@ struct InputTests {
       lines.contains(
         "· no change: the app ignores actormvvm://nothing: it opens analysis-complete and expiration links only"))
     #expect(lines.contains("· no change: no route yet: `location`, `tap` a start and a goal, then `route`"))
+    // FindNumber with seed 0: the first target is 3 (the tour's), so 1 is wrong at round 1.
+    let game = await transcript(of: ["open findnumber", "state --all", "check 1"])
+    #expect(game.contains("findnumber.target = 3"), "\(game)")
+    #expect(game.last == "· no change: a wrong guess at round 1 stays at round 1, with no streak to lose", "\(game)")
     let json = await transcript(of: ["open directions", "detail"], json: true)
     #expect(json.contains { $0.contains(#""type":"unchanged","command":"detail","reason":"no route yet"#) })
   }

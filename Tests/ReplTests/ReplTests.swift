@@ -133,7 +133,11 @@ struct ReplTests {
     let lines = await transcript(of: ["open findnumber", "reset", "wait 10"])
     #expect(lines.suffix(2) == ["· no change", "+10ms · no change"])
     let guess = await transcript(of: ["open findnumber", "check 1"])  // wrong at round 1: the streak stays 0
-    #expect(guess.suffix(2) == ["+300ms findnumber.isLoading = false", "· no change"])
+    #expect(
+      guess.suffix(2) == [
+        "+300ms findnumber.isLoading = false",
+        "· no change: a wrong guess at round 1 stays at round 1, with no streak to lose",
+      ])
   }
 
   @Test("FindNumber's overlapping guesses, typed with &: a wrong guess cancels the win, a start keeps it")

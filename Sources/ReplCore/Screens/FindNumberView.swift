@@ -11,7 +11,12 @@ extension FindNumberScreen: ScreenView {
     [
       .sending("start", .gameStart, to: feature),
       ScreenCommand("check", usage: "check <1|2|3>") { arguments throws(ReplError) in
-        feature.send(.checkNumber(try arguments.int(in: 1...3)))
+        let guess = try arguments.int(in: 1...3)
+        let state = await feature.state
+        if !state.isLoading, guess != state.target, state.round == 1, state.currentRecord == 0 {
+          arguments.noChange(because: "a wrong guess at round 1 stays at round 1, with no streak to lose")
+        }
+        feature.send(.checkNumber(guess))
       },
       .sending("reset", .resetStage, to: feature),
     ]
