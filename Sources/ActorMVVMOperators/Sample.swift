@@ -113,10 +113,7 @@ struct SampleStateMachine<Element: Sendable>: OperatorStateMachine {
       latest = element
     case .baseEnded(nil):
       baseEnded = true
-    case .sample:
-      emitSample(&output)
-      if baseEnded { output.finish() }
-    case .samplerEnded(nil):
+    case .sample, .samplerEnded(nil):  // the sampler's end samples too, as in Rx
       emitSample(&output)
       if baseEnded { output.finish() }
     case .baseEnded(let error?), .samplerEnded(let error?):

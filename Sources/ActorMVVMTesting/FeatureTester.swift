@@ -1,5 +1,4 @@
 import ActorMVVM
-import Dispatch
 import Testing
 
 /// Tests a `StateMachine` transition by transition: our take on TCA's
@@ -558,19 +557,10 @@ package final class Inbox<Input: Sendable>: Sendable {
           return nil
         }
         if let verdict { return continuation.resume(returning: verdict) }
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 0))) {
-          // Past the deadline, "nothing arrived" is concluded only once
-          // nothing can run (the job count): an effect whose jobs are still
-          // queued — a pool other tests starve by blocking its threads —
-          // delivers first. A process that never idles ends the wait at the
-          // count's stall bound.
-          Task {
-            _ = await Quiescence.untilIdle()
-            self.expire(id)
-          }
-        }
+        // Past the deadline, "nothing arrived" is concluded only once
+        // nothing can run: an effect whose jobs are still queued — a pool
+        // other tests starve by blocking its threads — delivers first.
+        Quiescence.afterDeadline(timeout) { self.expire(id) }
       }
     } onCancel: {
       expire(id)

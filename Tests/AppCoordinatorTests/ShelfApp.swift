@@ -26,7 +26,8 @@ struct ShelfMachine: StateMachine {
 }
 
 /// A tally: counts taps, and asks to close; "watch" starts a live feed
-/// that never ends on its own (a real-time sleep of an hour).
+/// that never ends on its own (asleep on a test clock nobody advances;
+/// cancelling it ends it).
 struct TallyMachine: StateMachine {
   enum Input: Sendable { case appeared, tapped, closeTapped, watchTapped }
   enum Output: Sendable { case close }
@@ -40,7 +41,7 @@ struct TallyMachine: StateMachine {
     case .appeared: state.appearances += 1
     case .tapped: state.taps += 1
     case .closeTapped: return .emit(.close)
-    case .watchTapped: return .run(id: "feed") { _ in try? await Task.sleep(for: .seconds(3600)) }
+    case .watchTapped: return .run(id: "feed") { _ in try? await TestClock().sleep(for: .seconds(1)) }
     }
     return .none
   }

@@ -68,19 +68,29 @@ final class BoundedWait: Sendable {
     waiting?.resume(returning: result)
   }
 
-  /// Arms the deadline: once `timeout` of real time has passed, and then
-  /// nothing in the process can run (``Quiescence``: a machine slowed by
-  /// load is never mistaken for an effect that never ends), the wait ends
-  /// with false unless it ended first. The timer is a Dispatch one, outside
-  /// the job count, so it never keeps virtual time from knowing idle.
-  /// Without Quiescence installed (an app), the deadline alone decides.
+  /// Arms the deadline: the wait ends with false once `timeout` has passed
+  /// and nothing can run (``Quiescence/afterDeadline(_:then:)``), unless it
+  /// ended first.
   func armDeadline(after timeout: Duration) {
+    Quiescence.afterDeadline(timeout) { self.resume(returning: false) }
+  }
+}
+
+extension Quiescence {
+  /// Calls `body` once `timeout` of real time has passed and then nothing
+  /// in the process can run: the deadline of a wait that must not hang, and
+  /// must not mistake a machine slowed by load (jobs still queued) for work
+  /// that never ends. The timer is a Dispatch one, outside the job count,
+  /// so it never keeps virtual time from knowing idle; a process that
+  /// never idles calls `body` at the count's stall bound; without the count
+  /// installed (an app), the deadline alone decides.
+  package static func afterDeadline(_ timeout: Duration, then body: @escaping @Sendable () -> Void) {
     let (seconds, attoseconds) = timeout.components
     let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
     DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 0))) {
       Task {
-        _ = await Quiescence.untilIdle()
-        self.resume(returning: false)
+        _ = await untilIdle()
+        body()
       }
     }
   }
