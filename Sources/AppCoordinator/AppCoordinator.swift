@@ -26,6 +26,11 @@ import ActorMVVM
 ///   current state) and ``events`` (an ``EventRelay`` of each change), both
 ///   asynchronous; ``observe(_:)`` for a view layer that needs every
 ///   navigation and output in order, synchronously.
+/// - **Causes:** a step runs under the ``Cause`` of what asked for it —
+///   the caller's, for ``open(_:)``, ``back()``, ``handle(deepLink:)``;
+///   the output's, for an output (see `Cause`) — so an observer reads
+///   `Cause.current` to learn which action a change belongs to, and a
+///   screen the step shows gets its first input under it.
 /// - **Quiescence:** ``settle()`` (for tests and drivers: wait until every
 ///   screen is idle and every output handled). Navigation never waits on it.
 public actor AppCoordinator<App: CoordinatedApp> {
@@ -89,6 +94,8 @@ public actor AppCoordinator<App: CoordinatedApp> {
   ///   not block; store what it needs and render later.
   /// - **Ordering:** an output is reported before the flow reduces it, so
   ///   the navigation it causes follows it.
+  /// - **Causes:** `Cause.current`, read inside `observer`, is the cause
+  ///   of the step that made the change (nil if it had none).
   public func observe(_ observer: @escaping @Sendable (NavigationChange) -> Void) {
     observers.append(observer)
   }
@@ -347,12 +354,19 @@ public actor AppCoordinator<App: CoordinatedApp> {
   private func begin(_ route: Route, screen: Screen) -> Entry {
     let progress = OutputProgress()
     func start<Kind: AppScreen>(_ screen: Kind) -> Task<Void, Never> {
-      let outputs = screen.feature.outputValues
-      let id = ObjectIdentifier(screen.feature)
+      let feature = screen.feature
+      feature.trackOutputCauses()
+      let outputs = feature.outputValues
+      let id = ObjectIdentifier(feature)
       let listener = Task { [weak self] in
+        var number = 0
         for await output in outputs {
           guard let self else { return }
-          await self.receive(output, from: route, screen: id)
+          number += 1
+          // The output's step runs under the cause it was emitted under.
+          await Cause.with(feature.takeOutputCause(number: number)) {
+            await self.receive(output, from: route, screen: id)
+          }
           progress.handledOne()
         }
       }

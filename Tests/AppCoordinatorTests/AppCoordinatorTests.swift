@@ -225,3 +225,33 @@ struct NavigationStateTests {
       state.applying([Command.show(.tally(1)), .show(.note(1)), .show(.shelf)]) == NavigationState(stack: [.shelf]))
   }
 }
+
+@Suite("AppCoordinator: causes")
+struct CoordinatorCauseTests {
+  @Test(
+    "A step runs under its caller's cause, an output's step under the output's: the observer reads it, and a screen it shows gets its first input under it"
+  )
+  func stepsCarryCauses() async throws {
+    let counters = LifetimeCounters()
+    let app = AppCoordinator(ShelfApp(counters: counters))
+    let log = Locked<[String]>([])
+    await app.observe { change in log.withLock { $0.append("\(change) \(Cause.current.map { "\($0)" } ?? "-")") } }
+    await app.start()
+    await app.settle()
+    // The link reaches the shelf's machine under #5; the shelf's output
+    // (openTally) is emitted under #5, so its step — a chore and a push — is too.
+    _ = try await Cause.with(Cause(5)) { () async throws(ShelfLinkError) -> DeepLinkDisposition in
+      try await app.handle(deepLink: "tally://open?start=3")
+    }
+    await app.settle()
+    await Cause.with(Cause(6)) { _ = await app.back() }
+    #expect(
+      log.withLock { $0 } == [
+        "→ root shelf [shelf | -] -",
+        "shelf ! openTally(start: 3) #5",
+        "→ push tally(3) [shelf,tally(3) | -] #5",
+        "→ pop tally(3) [shelf | -] #6",
+      ])
+    await app.finish()
+  }
+}

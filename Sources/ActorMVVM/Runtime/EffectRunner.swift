@@ -18,7 +18,8 @@
 /// inherited from whichever task scheduled the drain), with the run's own
 /// priority, and carries an ``EffectScope`` naming this runner's host and
 /// the run's generation, so the host can tell a lifecycle call made from
-/// inside one of its own runs.
+/// inside one of its own runs, and the ``Cause`` the run was started under
+/// (current inside it, and the cause of every input it sends back).
 ///
 /// **Order.** Each task starts immediately (`Task.immediateDetached`): its
 /// operation runs on the starting thread, not isolated to the host, until
@@ -69,6 +70,12 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// Told of every run's start, supersession, cancellation and end, when a
   /// trace is on (``FeatureTrace``); nil costs one branch per event.
   @usableFromInline var observer: (@Sendable (EffectRunEvent) -> Void)?
+  /// The ``Cause`` of the input being reduced, set by the host around a
+  /// caused transition: runs recorded meanwhile carry it.
+  @usableFromInline package var currentCause: Cause?
+  /// The cause of each run started under one, by generation, until the
+  /// runner forgets the run. Empty unless causes are used.
+  @usableFromInline var causes: [UInt64: Cause] = [:]
 
   @inlinable
   package init(counters: LifetimeCounters, sink: @escaping @Sendable (EffectMessage<Input>) -> Void) {
@@ -123,6 +130,13 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// pending run has no task yet, so nothing of it can arrive.)
   @inlinable @inline(__always)
   package func isLive(_ generation: UInt64) -> Bool { live[generation] != nil }
+
+  /// The cause the run with `generation` was started under, if any: its
+  /// inputs are reduced under it.
+  @inlinable @inline(__always)
+  package func cause(of generation: UInt64) -> Cause? {
+    causes.isEmpty ? nil : causes[generation]
+  }
 
   /// Performs `effect`: outputs go to `emit` synchronously and in order;
   /// runs are recorded to start at the next ``startPending(host:)``;
@@ -211,6 +225,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// Handles a run's `ended` message.
   @inlinable
   package mutating func ended(_ generation: UInt64) {
+    if !causes.isEmpty { causes.removeValue(forKey: generation) }
     if let run = live.removeValue(forKey: generation) {
       if let id = run.id, generationOfID[id] == generation { generationOfID.removeValue(forKey: id) }
       observer?(.ended(run: generation, id: run.id?.description))
@@ -241,6 +256,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     winding.removeAll()
     generationOfID.removeAll()
     throttleWindows.removeAll()
+    causes.removeAll()
     pending.removeAll()
     pendingLive = 0
     pendingBase = nextGeneration + 1
@@ -253,6 +269,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     let generation = nextGeneration
     pending.append(run)
     pendingLive += 1
+    if let currentCause { causes[generation] = currentCause }
     // One lookup both claims the id and finds the run it supersedes.
     if let id = run.id, let superseded = generationOfID.updateValue(generation, forKey: id) {
       cancel(superseded, superseding: true)
@@ -265,7 +282,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     let operation = run.operation
     let sink = self.sink
     let counters = self.counters
-    let scope = EffectScope(host: host, generation: generation)
+    let scope = EffectScope(host: host, generation: generation, cause: cause(of: generation))
     counters.effectCount.increment()
     // Detached: a defined context (no sender's task-locals or priority),
     // and it does not run on the host's actor. Immediate: the operation
@@ -292,6 +309,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
       if pending[index] != nil {
         pending[index] = nil
         pendingLive -= 1
+        if !causes.isEmpty { causes.removeValue(forKey: generation) }
       }
     } else if let run = live.removeValue(forKey: generation) {
       run.task.cancel()

@@ -93,6 +93,13 @@ public final actor Feature<Machine: StateMachine> {
   @usableFromInline var lifecycle = FeatureLifecycle<FeatureWaiter>()
   /// The opt-in trace (``FeatureTrace``); nil: one branch per input.
   @usableFromInline let trace: FeatureTrace<Machine>?
+  /// Whether a transition must do more than reduce and perform: a trace
+  /// or a transition observer is on. The one branch an input pays for them.
+  @usableFromInline var instrumented: Bool
+  /// Called after every transition with the new state and its cause
+  /// (``observeTransitions(_:)``).
+  @usableFromInline var transitionObservers: [UInt64: @Sendable (State, Cause?) -> Void] = [:]
+  @usableFromInline var nextObserverID: UInt64 = 0
 
   /// Creates a feature in `initialState`. Nothing runs until an input arrives.
   /// - Parameters:
@@ -114,6 +121,7 @@ public final actor Feature<Machine: StateMachine> {
   ) {
     self.machine = machine
     self.trace = trace
+    self.instrumented = trace != nil
     self.current = StateSlot(initialState)
     self.counters = counters
     self.stateRelay = StateRelay(initialState, counters: counters)
@@ -141,10 +149,15 @@ public final actor Feature<Machine: StateMachine> {
   // MARK: Inputs
 
   /// Enqueues `input`. Never suspends and never blocks on the actor; callable
-  /// from any thread, task or actor. See guarantees 1 and 2.
+  /// from any thread, task or actor. See guarantees 1 and 2. Sent while a
+  /// ``Cause`` is current, the input carries it (see there).
   @inlinable
   public nonisolated func send(_ input: Input) {
-    mailbox.push(.input(input))
+    if let cause = Cause.currentIfUsed {
+      mailbox.push(.caused(input, cause))
+    } else {
+      mailbox.push(.input(input))
+    }
   }
 
   /// Sends every element of `inputs` until it ends, the binding is
@@ -375,9 +388,15 @@ public final actor Feature<Machine: StateMachine> {
       switch message {
       case .input(let input):
         reduce(input)
+      case .caused(let input, let cause):
+        reduce(input, causedBy: cause)
       case .effect(.sent(let input, let generation)):
         if runner.isLive(generation) {
-          reduce(input)
+          if let cause = runner.cause(of: generation) {
+            reduce(input, causedBy: cause)
+          } else {
+            reduce(input)
+          }
         } else {
           mailbox.countDiscarded(late: false)
           trace?.sink(.staleResultDropped(input))
@@ -396,34 +415,76 @@ public final actor Feature<Machine: StateMachine> {
 
   @inlinable
   func reduce(_ input: Input) {
-    if let trace { return reduce(input, tracing: trace) }
+    if instrumented { return reduceInstrumented(input) }
     let effect = machine.reduce(into: &current.value, input)
     if case .none = effect.kind { return }
     perform(effect)
   }
 
+  /// `reduce` under `cause`: current for the transition (a trace sink sees
+  /// it), carried by the runs it records and the outputs it emits.
+  @usableFromInline
+  func reduce(_ input: Input, causedBy cause: Cause) {
+    runner.currentCause = cause
+    Cause.$explicit.withValue(cause) { reduceInstrumented(input) }
+    runner.currentCause = nil
+  }
+
   @inlinable
   func perform(_ effect: Effect<Input, Output>) {
+    let cause = runner.currentCause
     runner.perform(effect) { output in
       publish()
-      emitted.add(1, ordering: .relaxed)
+      let number = emitted.add(1, ordering: .relaxed).newValue
+      if let cause { mailbox.noteOutputCause(cause, number: number) }
       trace?.sink(.output(output))
       outputRelay.accept(output)
     }
   }
 
-  /// `reduce` with the trace on: the input, then the fields it changed,
-  /// then what its effect did.
+  /// `reduce` with a trace, an observer or a cause: the input, then the
+  /// fields it changed (traced), the observers told, then what its effect did.
   @usableFromInline
-  func reduce(_ input: Input, tracing trace: FeatureTrace<Machine>) {
-    trace.sink(.input(input))
-    let before = current.value
+  func reduceInstrumented(_ input: Input) {
+    trace?.sink(.input(input))
+    let before = trace != nil ? current.value : nil
     let effect = machine.reduce(into: &current.value, input)
-    if before != current.value {
+    if let trace, let before, before != current.value {
       trace.sink(.stateChanged(FeatureTrace<Machine>.changes(from: before, to: current.value)))
+    }
+    if !transitionObservers.isEmpty {
+      for observer in transitionObservers.values { observer(current.value, runner.currentCause) }
     }
     perform(effect)
   }
+
+  /// Calls `observer` on this actor after every transition from now on
+  /// (every input reduced, changed state or not) with the state after it
+  /// and the input's ``Cause``; returns its id (for
+  /// ``stopObservingTransitions(_:)``) and the state it starts from. A
+  /// view that renders what each of its user's actions did.
+  package func observeTransitions(
+    _ observer: @escaping @Sendable (State, Cause?) -> Void
+  ) -> (id: UInt64, state: State) {
+    nextObserverID += 1
+    transitionObservers[nextObserverID] = observer
+    instrumented = true
+    return (nextObserverID, current.value)
+  }
+
+  /// Stops the observer with `id`.
+  package func stopObservingTransitions(_ id: UInt64) {
+    transitionObservers.removeValue(forKey: id)
+    instrumented = trace != nil || !transitionObservers.isEmpty
+  }
+
+  /// From now on, remembers the cause of each caused output until
+  /// ``takeOutputCause(number:)`` asks for it: call before listening.
+  package nonisolated func trackOutputCauses() { mailbox.trackOutputCauses() }
+
+  /// The cause output number `number` (from 1, in emission order) was
+  /// emitted under; once, and only while tracked.
+  package nonisolated func takeOutputCause(number: Int) -> Cause? { mailbox.takeOutputCause(number: number) }
 
   @inlinable
   func publish() {

@@ -17,6 +17,9 @@
 ///   the mailbox.
 /// - **Isolation.** The sink is called on the feature's actor, inside its
 ///   transition: keep it short (the printer formats and prints one line).
+/// - **Causes.** While the sink handles a transition caused by a
+///   ``Cause`` (an input sent under one, or a result of a run started by
+///   one), `Cause.current` is that cause.
 /// - **Secrets.** Field changes arrive as text in which the values of
 ///   fields named like secrets (password, token, secret, key,
 ///   authorization: ``Secrets/isSecret(_:)``, the rule the REPL and the
@@ -67,11 +70,16 @@ public struct FeatureTrace<Machine: StateMachine>: Sendable {
   }
 
   /// A trace that writes one line per event, prefixed `[name]`, to `write`
-  /// (standard output by default), with secrets masked.
+  /// (standard output by default), with secrets masked. An input reduced
+  /// under a ``Cause`` says so: `input cityEntered("Seoul") (caused by #7)`.
   public static func printing(
     _ name: String, to write: @escaping @Sendable (String) -> Void = { print($0) }
   ) -> FeatureTrace {
-    FeatureTrace { event in write("[\(name)] " + describe(event)) }
+    FeatureTrace { event in
+      var line = "[\(name)] " + describe(event)
+      if case .input = event, let cause = Cause.current { line += " (caused by \(cause))" }
+      write(line)
+    }
   }
 
   /// The printer's line for `event` (without its prefix).

@@ -18,6 +18,8 @@ struct Mailbox<Machine: StateMachine>: Sendable {
   @usableFromInline
   enum Message: Sendable {
     case input(Input)
+    /// An input sent while a ``Cause`` was current.
+    case caused(Input, Cause)
     case effect(EffectMessage<Input>)
   }
 
@@ -31,6 +33,9 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     @usableFromInline var late = 0
     @usableFromInline var nextBindingID: UInt64 = 0
     @usableFromInline var bindings: [UInt64: Task<Void, Never>] = [:]
+    /// The causes of caused outputs by output number, kept only once a
+    /// listener asked for them (``trackOutputCauses()``).
+    @usableFromInline var outputCauses: [Int: Cause]?
     /// Weak: the mailbox must not keep its feature alive.
     @usableFromInline weak var owner: Feature<Machine>?
 
@@ -70,13 +75,33 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     }
   }
 
+  /// From now on, keeps the cause of every caused output until
+  /// ``takeOutputCause(number:)`` takes it.
+  func trackOutputCauses() {
+    state.withLock { if $0.outputCauses == nil { $0.outputCauses = [:] } }
+  }
+
+  /// Notes that output number `number` (counting from 1) was emitted under `cause`.
+  @usableFromInline
+  func noteOutputCause(_ cause: Cause, number: Int) {
+    state.withLock { state in
+      if state.outputCauses != nil { state.outputCauses?[number] = cause }
+    }
+  }
+
+  /// The cause output number `number` was emitted under, once (nil if
+  /// none, or if nobody tracks them).
+  func takeOutputCause(number: Int) -> Cause? {
+    state.withLock { $0.outputCauses?.removeValue(forKey: number) }
+  }
+
   /// Appends `message`, scheduling a drain if none is scheduled.
   @inlinable
   func push(_ message: Message) {
     let feature = state.withLock { state -> Feature<Machine>? in
       if state.closed {
         switch message {
-        case .input: state.dropped += 1
+        case .input, .caused: state.dropped += 1
         case .effect(.sent): state.discarded += 1
         case .effect(.late):
           state.discarded += 1

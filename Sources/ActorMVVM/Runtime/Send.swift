@@ -118,10 +118,13 @@ package struct EffectScope: Sendable {
   @usableFromInline let generation: UInt64?
   /// The binding's id, or nil for an effect run.
   @usableFromInline let binding: UInt64?
+  /// The cause the run was started under (``Cause``), if any.
+  @usableFromInline let cause: Cause?
 
-  @inlinable init(host: UInt64, generation: UInt64? = nil, binding: UInt64? = nil) {
+  @inlinable init(host: UInt64, generation: UInt64? = nil, binding: UInt64? = nil, cause: Cause? = nil) {
     self.host = host
     self.generation = generation
     self.binding = binding
+    self.cause = cause
   }
 }

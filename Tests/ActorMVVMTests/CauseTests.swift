@@ -1,0 +1,161 @@
+import ActorMVVM
+import ActorMVVMTesting
+import TestSupport
+import Testing
+
+/// A loader that reports, from inside each run, the cause current there.
+struct CausedLoader: StateMachine {
+  let gates: [String: TestGate]
+  let seen: Locked<[String: Cause?]>
+  struct State: Equatable, Sendable {
+    var query = ""
+    var result: String?
+    var note = ""
+  }
+  enum Input: Sendable { case queryChanged(String), noteChanged(String), loaded(String) }
+  enum Output: Sendable, Equatable { case done(String) }
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    switch input {
+    case .queryChanged(let query):
+      state.query = query
+      let (gate, seen) = (gates[query], seen)
+      return .run(id: "load") { send in
+        seen.withLock { $0[query] = Cause.current }
+        await gate?.wait()
+        send(.loaded(query))
+      }
+    case .noteChanged(let note):
+      state.note = note
+      return .none
+    case .loaded(let result):
+      state.result = result
+      return .emit(.done(result))
+    }
+  }
+}
+
+@Suite("Causes: an input's cause follows what it leads to")
+struct CauseTests {
+  func traced(_ gates: [String: TestGate] = [:]) -> (
+    Feature<CausedLoader>, Locked<[String]>, Locked<[String: Cause?]>
+  ) {
+    let lines = Locked<[String]>([])
+    let seen = Locked<[String: Cause?]>([:])
+    let feature = Feature(
+      CausedLoader(gates: gates, seen: seen), initialState: .init(),
+      trace: .printing("loader") { line in lines.withLock { $0.append(line) } })
+    return (feature, lines, seen)
+  }
+
+  @Test("An input sent under a cause: reduced under it, its run runs under it, the run's result is reduced under it")
+  func causeFollowsTheRunAndItsResult() async {
+    let (feature, lines, seen) = traced()
+    Cause.with(Cause(7)) { feature.send(.queryChanged("a")) }
+    feature.send(.noteChanged("uncaused"))
+    await feature.idle()
+    await feature.finish()
+    let inputs = lines.withLock { $0 }.filter { $0.hasPrefix("[loader] input") }
+    #expect(
+      inputs == [
+        #"[loader] input queryChanged("a") (caused by #7)"#,
+        #"[loader] input noteChanged("uncaused")"#,
+        #"[loader] input loaded("a") (caused by #7)"#,
+      ])
+    #expect(seen.withLock { $0 } == ["a": Cause(7)])
+  }
+
+  @Test("A result that lands after a later, differently caused input keeps its own run's cause")
+  func lateResultKeepsItsCause() async {
+    let slow = TestGate()
+    let (feature, lines, _) = traced(["a": slow])
+    Cause.with(Cause(1)) { feature.send(.queryChanged("a")) }
+    await feature.flush()
+    Cause.with(Cause(2)) { feature.send(.noteChanged("typed meanwhile")) }
+    await feature.flush()
+    slow.open()
+    await feature.idle()
+    await feature.finish()
+    #expect(lines.withLock { $0 }.contains(#"[loader] input loaded("a") (caused by #1)"#))
+    #expect(lines.withLock { $0 }.contains(#"[loader] input noteChanged("typed meanwhile") (caused by #2)"#))
+  }
+
+  @Test("A superseding input's run carries its own cause; the superseded run's result is dropped, not credited")
+  func supersededRun() async {
+    let slow = TestGate()
+    let (feature, lines, seen) = traced(["a": slow])
+    Cause.with(Cause(1)) { feature.send(.queryChanged("a")) }
+    await feature.flush()
+    Cause.with(Cause(2)) { feature.send(.queryChanged("b")) }
+    await feature.flush()
+    slow.open()
+    await feature.idle()
+    await feature.finish()
+    let all = lines.withLock { $0 }
+    #expect(all.contains(#"[loader] input loaded("b") (caused by #2)"#))
+    #expect(!all.contains { $0.contains(#"input loaded("a")"#) })
+    #expect(seen.withLock { $0 } == ["a": Cause(1), "b": Cause(2)])
+  }
+
+  @Test("With no cause anywhere, nothing is tagged: Cause.current is nil inside runs and the trace says nothing")
+  func uncausedIsUntagged() async {
+    let (feature, lines, seen) = traced()
+    feature.send(.queryChanged("x"))
+    await feature.idle()
+    await feature.finish()
+    #expect(!lines.withLock { $0 }.contains { $0.contains("caused by") })
+    #expect(seen.withLock { $0 } == ["x": Cause?.none])
+  }
+
+  @Test("Cause.with(nil) hides an outer cause; the cause ends with its scope")
+  func scopes() async {
+    #expect(Cause.current == nil)
+    await Cause.with(Cause(3)) {
+      await Task.yield()
+      #expect(Cause.current == Cause(3))
+      Cause.with(nil) { #expect(Cause.current == nil) }
+      #expect(Cause.current == Cause(3))
+    }
+    #expect(Cause.current == nil)
+  }
+
+  @Test("A transition observer sees every transition's state and cause, in order")
+  func transitionObserver() async {
+    let (feature, _, _) = traced()
+    let seen = Locked<[(String, Cause?)]>([])
+    let (id, initial) = await feature.observeTransitions { state, cause in
+      seen.withLock { $0.append((state.note, cause)) }
+    }
+    #expect(initial.note == "")
+    Cause.with(Cause(4)) { feature.send(.noteChanged("one")) }
+    feature.send(.noteChanged("two"))
+    await feature.flush()
+    await feature.stopObservingTransitions(id)
+    feature.send(.noteChanged("three"))
+    await feature.finish()
+    let log = seen.withLock { $0 }
+    #expect(log.map(\.0) == ["one", "two"])
+    #expect(log.map(\.1) == [Cause(4), nil])
+  }
+
+  @Test("An output emitted under a cause is tracked by number for its listener, once; untracked, nothing is kept")
+  func outputCauses() async {
+    let (feature, _, _) = traced()
+    feature.trackOutputCauses()
+    var outputs = feature.outputValues.makeAsyncIterator()
+    Cause.with(Cause(9)) { feature.send(.queryChanged("a")) }
+    #expect(await outputs.next() == .done("a"))
+    feature.send(.queryChanged("b"))
+    #expect(await outputs.next() == .done("b"))
+    #expect(feature.takeOutputCause(number: 1) == Cause(9))
+    #expect(feature.takeOutputCause(number: 1) == nil)
+    #expect(feature.takeOutputCause(number: 2) == nil)
+    await feature.finish()
+
+    let (untracked, _, _) = traced()
+    Cause.with(Cause(9)) { untracked.send(.queryChanged("a")) }
+    await untracked.idle()
+    #expect(untracked.takeOutputCause(number: 1) == nil)
+    await untracked.finish()
+  }
+}
