@@ -25,6 +25,15 @@ import Storage
 /// is real: the command's instant renders at once and ``watch(every:then:)``
 /// renders later changes as they land.
 ///
+/// **Credit.** Each command runs under a ``Cause`` numbered by the
+/// command: the runtime carries it through the inputs the command sends,
+/// the transitions they make, the effects those start, the results they
+/// send back, the outputs and the navigation they lead to. So every line
+/// is credited to the command that caused it, exactly: a line caused by an
+/// earlier command than the last one typed names it in full and is timed
+/// from it (`+1500ms [city Seoul] weather.locationName = …`; a secret
+/// typed in it shows as `•••`).
+///
 /// **Bad input** prints one `error:` line (the offending text escaped and
 /// cut short) and changes nothing. A command that changed nothing visible
 /// says so (`· no change`).
@@ -36,42 +45,58 @@ public actor ReplSession {
   private let trace: TraceLines?
   private let format: Format
   private let write: @Sendable (String) -> Void
-  /// What the coordinator reported since the last render (its ``AppCoordinator/observe(_:)``).
-  private let changes = Inbox<NavigationChange>()
+  /// What the coordinator reported since the last render (its
+  /// ``AppCoordinator/observe(_:)``), each with the cause of its step.
+  private let changes = Inbox<(NavigationChange, Cause?)>()
+  /// The cause of the last navigation rendered: the command a screen that
+  /// just came on top is credited to.
+  private var navigationCause: Cause?
   /// Why the command being handled may change nothing, if it said so.
   private var noChangeReason: String?
-  /// The screen last rendered on top, and its fields as rendered. Holding
-  /// the screen keeps its feature alive, so no new feature can reuse its
-  /// identity and be mistaken for it.
-  private var lastTop: Screen?
-  private var lastFields: [(String, JSONValue)] = []
-  /// The masked fields' fingerprints when last rendered (see `ScreenView.secretFingerprints()`).
-  private var lastFingerprints: [String: Int] = [:]
+  /// The screen on top as last rendered: its view, handed each of its
+  /// feature's transitions with its cause. Holding the screen keeps its
+  /// feature alive, so no new feature can reuse its identity and be
+  /// mistaken for it.
+  private var top: ObservedTop?
+  /// Every command so far by number (its cause's id), for crediting lines.
+  private var commands: [Int: CommandRecord] = [:]
   /// When the last command was entered: the origin of the `+Nms` prefix.
   private var commandStartedVirtual = VirtualClock.Instant()
   private var commandStartedReal = ContinuousClock.now
-  /// Lines rendered since the last command was entered.
-  private var renderedSinceCommand = 0
   /// On real time, set while a command (or the start) is being handled: its
   /// lines are its own instant and carry no `+Nms`, however long rendering
   /// them took; lines the watcher renders later carry the time since.
   private var handlingOnRealTime = false
-  /// Real time: the commands whose work has not settled yet, oldest first.
-  /// A line that lands later is credited to the oldest of them.
-  private var unsettled: [Unsettled] = []
+  /// Real time: the commands whose work has not settled yet, oldest first
+  /// (their numbers and why each may change nothing, if it said so).
+  private var unsettled: [(number: Int, reason: String?)] = []
   private var commandCount = 0
   /// Real time: the task waiting for the app to settle, if one is.
   private var settling: Task<Void, Never>?
 
-  /// A command on real time whose work may still print.
-  private struct Unsettled {
-    let number: Int
-    let name: String
-    let started: ContinuousClock.Instant
-    var printed: Int
-    /// Why it may change nothing, if it said so.
-    let reason: String?
+  /// A command, as lines credited to it name it.
+  private struct CommandRecord {
+    /// Its first word, lower-cased (JSON's `command`).
+    let word: String
+    /// The line as typed, trimmed, a secret in it masked.
+    let shown: String
+    let startedVirtual: VirtualClock.Instant
+    let startedReal: ContinuousClock.Instant
+    /// Lines credited to it.
+    var printed = 0
   }
+
+  /// The view on top and what it showed when last rendered.
+  private struct ObservedTop {
+    let screen: Screen
+    let observation: ViewObservation?
+    /// What the feature's transitions showed since the last render, each with its cause.
+    let transitions: Inbox<(ViewSnapshot, Cause?)>
+    var rendered: ViewSnapshot
+  }
+
+  /// The cause of the command being handled.
+  private var currentCause: Cause { Cause(UInt64(commandCount)) }
 
   /// A session over `coordinator`. Pass the ``VirtualClock`` the app's
   /// effects sleep on to run on virtual time (scripts, tests); nil runs on
@@ -114,11 +139,11 @@ public actor ReplSession {
   /// its first requests have landed).
   public func start() async {
     let changes = self.changes
-    await coordinator.observe { changes.append($0) }
-    beginCommand()
+    await coordinator.observe { changes.append(($0, Cause.current)) }
+    beginCommand("start")
     handlingOnRealTime = clock == nil
     defer { handlingOnRealTime = false }
-    await coordinator.start()
+    await Cause.with(currentCause) { await coordinator.start() }
     await runUntilSettled()
   }
 
@@ -129,7 +154,7 @@ public actor ReplSession {
   /// ones (key `""`), the screens `open` takes, and the deep-link forms.
   public func completions() async -> [String: [String]] {
     var commands = GlobalCommands.all.flatMap(\.names)
-    if let (_, screen) = await top() { commands += screen.commands().map(\.spec.name) }
+    if let (_, screen) = await currentTop() { commands += screen.commands().map(\.spec.name) }
     return [
       "": commands,
       "open": openableScreens(InterviewApp.screens).map { $0.name },
@@ -139,11 +164,17 @@ public actor ReplSession {
 
   /// Handles one line. Returns false when the line was `quit` (or `exit`).
   public func handle(_ line: String) async -> Bool {
-    var trimmed = Words.trimmed(line)
+    let trimmed = Words.trimmed(line)
     guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return true }
-    beginCommand()
+    beginCommand(trimmed)
     handlingOnRealTime = clock == nil
     defer { handlingOnRealTime = false }
+    return await Cause.with(currentCause) { await run(trimmed) }
+  }
+
+  /// Runs one command line (trimmed), under its cause.
+  private func run(_ line: String) async -> Bool {
+    var trimmed = line
     var overlapping = false
     if trimmed == "&" || trimmed.hasSuffix("&") && trimmed.dropLast().last?.isWhitespace == true {
       overlapping = true
@@ -173,7 +204,7 @@ public actor ReplSession {
             throw ReplError.usage(spec.usage)
           }
           await wait(milliseconds: milliseconds)
-          if renderedSinceCommand == 0 { acknowledge(command) }
+          if commands[commandCount]?.printed == 0 { acknowledge(command) }
           return true
         case .back:
           guard await coordinator.back() else { throw ReplError.invalid("already at the root screen") }
@@ -200,7 +231,7 @@ public actor ReplSession {
           }
         }
       } else {
-        guard let (_, screen) = await top() else { throw ReplError.invalid("no screen is open") }
+        guard let (_, screen) = await currentTop() else { throw ReplError.invalid("no screen is open") }
         let commands = screen.commands()
         guard let action = commands.first(where: { $0.spec.name == command }) else {
           let all = commands.map(\.spec.name) + GlobalCommands.all.map(\.name)
@@ -226,14 +257,11 @@ public actor ReplSession {
       // Real time: the command's own instant now; its acknowledgement,
       // if nothing it did shows, once the app has settled.
       await renderNow()
-      unsettled.append(
-        Unsettled(
-          number: commandCount, name: command, started: commandStartedReal, printed: renderedSinceCommand,
-          reason: noChangeReason))
+      unsettled.append((commandCount, noChangeReason))
       awaitSettling()
     } else {
       await runUntilSettled()
-      if renderedSinceCommand == 0 { acknowledge(command) }
+      if commands[commandCount]?.printed == 0 { acknowledge(command) }
     }
     return true
   }
@@ -271,20 +299,19 @@ public actor ReplSession {
   private func settle(through: Int) async {
     await render()
     // No suspension from here on: `unsettled` is read and changed in one go.
-    for entry in unsettled where entry.number <= through && entry.printed == 0 {
+    for entry in unsettled where entry.number <= through {
+      guard let record = commands[entry.number], record.printed == 0 else { continue }
       // Not the command's work: no time, no credit.
       switch format {
       case .text:
         let why = entry.reason.map { ": \($0)" } ?? ""
-        write(entry.number == commandCount ? "· no change\(why)" : "· no change [\(entry.name)]\(why)")
+        write(entry.number == commandCount ? "· no change\(why)" : "· no change [\(record.shown)]\(why)")
       case .json:
-        let since = (ContinuousClock.now - entry.started).components
-        let milliseconds = Int(since.seconds) * 1_000 + Int(since.attoseconds / 1_000_000_000_000_000)
         write(
           JSONText.object(
-            [("type", .string("unchanged")), ("command", .string(entry.name))]
+            [("type", .string("unchanged")), ("command", .string(record.word))]
               + (entry.reason.map { [("reason", JSONValue.string($0))] } ?? []) + [
-                ("ms", .number(Double(milliseconds)))
+                ("ms", .number(Double(Self.milliseconds(ContinuousClock.now - record.startedReal))))
               ]))
       }
     }
@@ -326,22 +353,31 @@ public actor ReplSession {
 
   // MARK: Time
 
-  private func beginCommand() {
-    renderedSinceCommand = 0
+  private func beginCommand(_ line: String) {
     noChangeReason = nil
     commandCount += 1
     if let clock { commandStartedVirtual = clock.now } else { commandStartedReal = .now }
+    // Named as typed, but for a trailing ` &` (how it was run, not what it is).
+    var line = line
+    if line.hasSuffix(" &") { line = Words.trimmed(line.dropLast()) }
+    let visible = LineEditor.visibleCount(of: Array(line))
+    commands[commandCount] = CommandRecord(
+      word: Words.command(line).0.lowercased(),
+      shown: visible < line.count ? String(line.prefix(visible)) + Secrets.mask : line,
+      startedVirtual: commandStartedVirtual, startedReal: commandStartedReal)
+    // A command's work does not outlive thousands after it; its record need not either.
+    commands.removeValue(forKey: commandCount - 10_000)
+  }
+
+  static func milliseconds(_ duration: Duration) -> Int {
+    let components = duration.components
+    return Int(components.seconds) * 1_000 + Int(components.attoseconds / 1_000_000_000_000_000)
   }
 
   /// The time since the command, as its lines' prefix ("" at its own instant).
   private var elapsed: Duration {
     if let clock { return commandStartedVirtual.duration(to: clock.now) }
     return handlingOnRealTime ? .zero : .now - commandStartedReal
-  }
-
-  private var elapsedMilliseconds: Int {
-    let components = elapsed.components
-    return Int(components.seconds) * 1_000 + Int(components.attoseconds / 1_000_000_000_000_000)
   }
 
   /// Virtual time: renders each instant until no effect is left. Real
@@ -423,110 +459,143 @@ public actor ReplSession {
 
   // MARK: Rendering
 
-  private func top() async -> (Route, Screen)? {
+  private func currentTop() async -> (Route, Screen)? {
     await coordinator.screens.last
   }
 
   /// Renders everything since the last render: navigation and outputs in
-  /// the order they happened, then the changed fields of the screen on top.
+  /// the order they happened, then the changed fields of the screen on
+  /// top, each line credited to the cause of the transition that made it.
   private func render() async {
-    for line in trace?.drain() ?? [] {
+    for (traced, cause) in trace?.drain() ?? [] {
+      // The trace names causes by number; the session by the command.
+      var line = traced
+      if let cause, let record = commands[Int(cause.id)], line.hasSuffix(" (caused by \(cause))") {
+        line = line.dropLast(" (caused by \(cause))".count) + " (caused by `\(record.shown)`)"
+      }
       switch format {
-      case .text: emit(line)
-      case .json: emit(json: [("type", .string("trace")), ("line", .string(line))])
+      case .text: emit(line, causedBy: cause)
+      case .json: emit(json: [("type", .string("trace")), ("line", .string(line))], causedBy: cause)
       }
     }
-    for change in changes.drain() {
+    for (change, cause) in changes.drain() {
       switch change {
       case .navigation(let event, let state):
+        navigationCause = cause
         switch format {
-        case .text: emit("→ \(event)")
+        case .text: emit("→ \(event)", causedBy: cause)
         case .json:
           emit(
             json: [
               ("type", .string("navigation")), ("event", .string(event.description)),
               ("stack", .array(state.stack.map { .string($0.description) })),
               ("modal", state.modal.map { .string($0.description) } ?? .null),
-            ])
+            ], causedBy: cause)
         }
       case .output(let route, let output):
         let (name, value, text) = Reflect.output(output)
         switch format {
-        case .text: emit("\(route.name) ! \(name)" + (text.isEmpty ? "" : ": \(text)"))
+        case .text: emit("\(route.name) ! \(name)" + (text.isEmpty ? "" : ": \(text)"), causedBy: cause)
         case .json:
           emit(
             json: [
               ("type", .string("output")), ("screen", .string(route.name)), ("name", .string(name)), ("value", value),
-            ])
+            ], causedBy: cause)
         }
       case .refused(let what):
         switch format {
-        case .text: emit("· refused after the app finished: \(what)")
-        case .json: emit(json: [("type", .string("refused")), ("command", .string(what))])
+        case .text: emit("· refused after the app finished: \(what)", causedBy: cause)
+        case .json: emit(json: [("type", .string("refused")), ("command", .string(what))], causedBy: cause)
         }
       }
     }
-    guard let (route, screen) = await top() else { return }
-    let fields = await screen.fields()
-    let fingerprints = await screen.secretFingerprints()
-    let same = lastTop?.identity == screen.identity
-    let before = same ? lastFields : nil
-    let beforeFingerprints = same ? lastFingerprints : [:]
-    lastTop = screen
-    lastFields = fields
-    lastFingerprints = fingerprints
-    for (index, field) in fields.enumerated()
-    where before?[index].1 != field.1 || beforeFingerprints[field.0] != fingerprints[field.0] {
-      emitField(route, field)
+    guard let (route, screen) = await currentTop() else { return }
+    if top?.screen.identity != screen.identity {
+      let shown = await observe(screen)
+      for field in shown.fields { emitField(route, field, causedBy: navigationCause) }
     }
+    // On real time the command's own instant includes its own transitions.
+    if handlingOnRealTime { await screen.feature.flush() }
+    guard var observed = top else { return }
+    var changedBy = [Cause?](repeating: nil, count: observed.rendered.fields.count)
+    var latest = observed.rendered
+    for (snapshot, cause) in observed.transitions.drain() where snapshot.fields.count == latest.fields.count {
+      for index in snapshot.fields.indices where snapshot.differs(at: index, from: latest) { changedBy[index] = cause }
+      latest = snapshot
+    }
+    for index in latest.fields.indices where latest.differs(at: index, from: observed.rendered) {
+      emitField(route, latest.fields[index], causedBy: changedBy[index])
+    }
+    observed.rendered = latest
+    top = observed
+  }
+
+  /// Starts handing `screen`'s transitions to the session (and stops the
+  /// previous top's); returns what it shows now.
+  private func observe(_ screen: Screen) async -> ViewSnapshot {
+    await top?.observation?.stop()
+    let transitions = Inbox<(ViewSnapshot, Cause?)>()
+    let (observation, shown) =
+      await screen.observeView { transitions.append(($0, $1)) } ?? (nil, ViewSnapshot(fields: [], fingerprints: [:]))
+    top = ObservedTop(screen: screen, observation: observation, transitions: transitions, rendered: shown)
+    return shown
   }
 
   private func renderAllFields(hidden: Bool) async {
-    guard let (route, screen) = await top() else { return }
-    let fields = await screen.fields()
-    lastTop = screen
-    lastFields = fields
-    lastFingerprints = await screen.secretFingerprints()
-    for field in fields + (hidden ? await screen.hiddenFields() : []) { emitField(route, field) }
-  }
-
-  private func emitField(_ route: Route, _ field: (String, JSONValue)) {
-    switch format {
-    case .text: emit("\(route.name).\(field.0) = \(Self.cut(JSONText.encode(field.1)))")
-    case .json:
-      emit(json: [
-        ("type", .string("state")), ("screen", .string(route.name)), ("field", .string(field.0)), ("value", field.1),
-      ])
+    guard let (route, screen) = await currentTop() else { return }
+    if top?.screen.identity != screen.identity { _ = await observe(screen) }
+    await screen.feature.flush()
+    guard var observed = top else { return }
+    observed.rendered = observed.transitions.drain().last?.0 ?? observed.rendered
+    top = observed
+    for field in observed.rendered.fields + (hidden ? await screen.hiddenFields() : []) {
+      emitField(route, field, causedBy: currentCause)
     }
   }
 
-  /// One line at the current instant: text lines after the command's own
-  /// instant start with `+Nms `; JSON lines carry `"ms"` always. On real
-  /// time a line that lands later is credited to the oldest command still
-  /// at work, timed from it, and names it (`+1517ms [login] …`) when it is
-  /// not the last command typed.
-  private func emit(_ text: String) {
-    let (milliseconds, credit) = creditLine()
-    let named = credit.map { "[\($0)] " } ?? ""
-    write(milliseconds == 0 ? text : "+\(milliseconds)ms \(named)\(text)")
+  private func emitField(_ route: Route, _ field: (String, JSONValue), causedBy cause: Cause?) {
+    switch format {
+    case .text: emit("\(route.name).\(field.0) = \(Self.cut(JSONText.encode(field.1)))", causedBy: cause)
+    case .json:
+      emit(
+        json: [
+          ("type", .string("state")), ("screen", .string(route.name)), ("field", .string(field.0)), ("value", field.1),
+        ], causedBy: cause)
+    }
   }
 
-  private func emit(json pairs: [(String, JSONValue)]) {
-    let (milliseconds, credit) = creditLine()
+  /// One line at the current instant, credited to the command `cause`
+  /// names (nil: the command being handled). Text lines after that
+  /// command's own instant start with `+Nms `, the time since it; a line
+  /// credited to an earlier command than the last one typed names it
+  /// (`+1517ms [city Seoul] …`). JSON lines carry `"ms"` always, and
+  /// `"command"` when credited to an earlier one.
+  private func emit(_ text: String, causedBy cause: Cause? = nil) {
+    let (milliseconds, credit) = creditLine(cause)
+    let named = credit.map { "[\($0.shown)] " } ?? ""
+    write(milliseconds == 0 && credit == nil ? text : "+\(milliseconds)ms \(named)\(text)")
+  }
+
+  private func emit(json pairs: [(String, JSONValue)], causedBy cause: Cause? = nil) {
+    let (milliseconds, credit) = creditLine(cause)
     write(
       JSONText.object(
-        pairs + [("ms", .number(Double(milliseconds)))] + (credit.map { [("command", JSONValue.string($0))] } ?? [])))
+        pairs + [("ms", .number(Double(milliseconds)))]
+          + (credit.map { [("command", JSONValue.string($0.word))] } ?? [])))
   }
 
-  /// Counts a line, and says how long after its command it lands and which
-  /// command to name (nil: the last one typed, or virtual time).
-  private func creditLine() -> (milliseconds: Int, command: String?) {
-    renderedSinceCommand += 1
-    guard clock == nil, !handlingOnRealTime, !unsettled.isEmpty else { return (elapsedMilliseconds, nil) }
-    unsettled[0].printed += 1
-    let since = ContinuousClock.now - unsettled[0].started
-    let milliseconds = Int(since.components.seconds) * 1_000 + Int(since.components.attoseconds / 1_000_000_000_000_000)
-    return (max(milliseconds, 1), unsettled[0].number == commandCount ? nil : unsettled[0].name)
+  /// Counts a line for the command it is credited to, and says how long
+  /// after that command it lands and, if that is not the command being
+  /// handled, which one it is.
+  private func creditLine(_ cause: Cause?) -> (milliseconds: Int, command: CommandRecord?) {
+    let number = cause.map { Int($0.id) } ?? commandCount
+    guard number != commandCount, let record = commands[number] else {
+      commands[commandCount]?.printed += 1
+      return (Self.milliseconds(elapsed), nil)
+    }
+    commands[number]?.printed += 1
+    let since = clock.map { record.startedVirtual.duration(to: $0.now) } ?? (.now - record.startedReal)
+    return (Self.milliseconds(since), record)
   }
 
   private func emitError(_ message: String) {
@@ -551,7 +620,7 @@ public actor ReplSession {
   }
 
   private func help() async {
-    guard let (route, screen) = await top() else { return }
+    guard let (route, screen) = await currentTop() else { return }
     let commands = screen.commands().map(\.spec.usage)
     let global = GlobalCommands.all.map(\.usage)
     switch format {

@@ -1,3 +1,4 @@
+import ActorMVVM
 import AppCoordinator
 import Storage
 
@@ -10,6 +11,10 @@ typealias Field = (name: String, value: JSONValue)
 /// `Screens/`; a screen type that does not shows no fields and takes only
 /// the global commands (a test checks every one in `InterviewApp.screens`
 /// does).
+///
+/// What it shows is a pure function of its feature's state: the session
+/// does not poll the feature, it is handed each state as a transition
+/// makes it, with the ``Cause`` of that transition (``Screen/observeView(_:)``).
 protocol ScreenView: AppScreen {
   /// Whether a user may open it by name (`open`); false for a screen
   /// reached only through another (the intro, a declaration).
@@ -17,20 +22,44 @@ protocol ScreenView: AppScreen {
   /// Its commands, in the order `help` lists them. They send inputs to the
   /// screen's feature; navigation follows from its outputs.
   func commands() -> [ScreenCommand]
-  /// Every field it shows, in display order.
-  func fields() async -> [Field]
+  /// Every field it shows for `state`, in display order.
+  func fields(of state: Machine.State) -> [Field]
   /// Fields it keeps off the view, shown only by `state --all`.
-  func hiddenFields() async -> [Field]
+  func hiddenFields(of state: Machine.State) -> [Field]
   /// For each field shown masked (`•••` whatever it holds), a number that
   /// changes when the secret does (a hash, kept in memory, never printed):
   /// how a changed secret is rendered as changed.
-  func secretFingerprints() async -> [String: Int]
+  func secretFingerprints(of state: Machine.State) -> [String: Int]
 }
 
 extension ScreenView {
   static var opensByName: Bool { true }
-  func hiddenFields() async -> [Field] { [] }
-  func secretFingerprints() async -> [String: Int] { [:] }
+  func hiddenFields(of state: Machine.State) -> [Field] { [] }
+  func secretFingerprints(of state: Machine.State) -> [String: Int] { [:] }
+
+  /// What the view shows for `state`.
+  func snapshot(of state: Machine.State) -> ViewSnapshot {
+    ViewSnapshot(fields: fields(of: state), fingerprints: secretFingerprints(of: state))
+  }
+}
+
+/// What a view shows for one state: its fields, and its masked fields'
+/// fingerprints.
+struct ViewSnapshot: Sendable {
+  var fields: [Field]
+  var fingerprints: [String: Int]
+
+  /// Whether field `index` shows something other than in `other` (the
+  /// same fields, of the same view).
+  func differs(at index: Int, from other: ViewSnapshot) -> Bool {
+    let name = fields[index].name
+    return other.fields[index].value != fields[index].value || other.fingerprints[name] != fingerprints[name]
+  }
+}
+
+/// A view being handed its feature's transitions; `stop()` ends it.
+struct ViewObservation: Sendable {
+  let stop: @Sendable () async -> Void
 }
 
 /// The screens `open` takes, by name, in the app's order.
@@ -45,14 +74,43 @@ extension Screen {
   /// Its commands (none if it has no view).
   func commands() -> [ScreenCommand] { view?.commands() ?? [] }
 
-  /// Its fields (none if it has no view).
-  func fields() async -> [Field] { await view?.fields() ?? [] }
+  /// Its fields now (none if it has no view).
+  func fields() async -> [Field] {
+    guard let view else { return [] }
+    func read<View: ScreenView>(_ view: View) async -> [Field] { view.fields(of: await view.feature.state) }
+    return await read(view)
+  }
 
-  /// Its hidden fields (none if it has no view).
-  func hiddenFields() async -> [Field] { await view?.hiddenFields() ?? [] }
+  /// Its hidden fields now (none if it has no view).
+  func hiddenFields() async -> [Field] {
+    guard let view else { return [] }
+    func read<View: ScreenView>(_ view: View) async -> [Field] { view.hiddenFields(of: await view.feature.state) }
+    return await read(view)
+  }
 
-  /// Its masked fields' fingerprints (none if it has no view).
-  func secretFingerprints() async -> [String: Int] { await view?.secretFingerprints() ?? [:] }
+  /// Its masked fields' fingerprints now (none if it has no view).
+  func secretFingerprints() async -> [String: Int] {
+    guard let view else { return [:] }
+    func read<View: ScreenView>(_ view: View) async -> [String: Int] {
+      view.secretFingerprints(of: await view.feature.state)
+    }
+    return await read(view)
+  }
+
+  /// Hands `changed` what the view shows after every transition of the
+  /// screen's feature from now on, with its cause, on the feature's actor;
+  /// returns what it shows now and how to stop. Nil for a screen without a view.
+  func observeView(
+    _ changed: @escaping @Sendable (ViewSnapshot, Cause?) -> Void
+  ) async -> (ViewObservation, ViewSnapshot)? {
+    guard let view else { return nil }
+    func observe<View: ScreenView>(_ view: View) async -> (ViewObservation, ViewSnapshot) {
+      let feature = view.feature
+      let (id, state) = await feature.observeTransitions { state, cause in changed(view.snapshot(of: state), cause) }
+      return (ViewObservation { await feature.stopObservingTransitions(id) }, view.snapshot(of: state))
+    }
+    return await observe(view)
+  }
 }
 
 /// How views write values.

@@ -35,7 +35,7 @@ struct ReadmeTranscriptTests {
 
   @Test("The README's trace excerpt is what --trace prints for the overlapping lookups")
   func trace() async throws {
-    let excerpt = try block(after: "`--trace` shows why:")
+    let excerpt = try block(after: "whose work each line is (the cancelled lookup is Chicago's):")
     let lines = await transcript(
       of: ["open weather", "city Seoul", "city Chicago &", "wait 100", "city Richmond, VA"], trace: true)
     let start = try #require(lines.firstIndex(of: excerpt[0]))

@@ -89,16 +89,21 @@ struct ReplTests {
   func trace() async {
     let lines = await transcript(
       of: ["id alice", "password secret", "login", "open weather", "city Seoul &", "city Busan"], trace: true)
-    #expect(lines.contains("[login] input passwordChanged(•••)"))
+    #expect(lines.contains("[login] input passwordChanged(•••) (caused by `password •••`)"))
     #expect(!lines.joined().contains("secret") && !lines.joined().contains("at-1-"))
-    let busan = lines.firstIndex(of: "[weather] input cityEntered(\"Busan\")")
+    let busan = lines.firstIndex(of: "[weather] input cityEntered(\"Busan\") (caused by `city Busan`)")
     let superseded = lines.firstIndex {
       $0.hasPrefix("[weather]   effect #") && $0.hasSuffix("superseded (id: lookup)")
     }
-    let dropped = lines.firstIndex { $0.hasPrefix("[weather]   stale result dropped: ") }
+    // Seoul's cancelled lookup is Seoul's work: its dropped result is credited to it.
+    let dropped = lines.firstIndex { $0.hasPrefix("+0ms [city Seoul] [weather]   stale result dropped: ") }
     #expect(busan != nil && superseded != nil && dropped != nil)
     #expect(busan! < superseded! && superseded! < dropped!)
     #expect(lines.contains("+300ms weather.locationName = \"Busan, South Korea\""))
+    #expect(
+      lines.contains(
+        "+300ms [weather] input located(Location(name: \"Busan, South Korea\", latitude: 35.10168, longitude: 129.03004)) (caused by `city Busan`)"
+      ))
     #expect(!lines.contains { $0.contains("Seoul, South Korea") })
   }
 
@@ -146,9 +151,12 @@ struct ReplTests {
     let wrong = await transcript(of: ["open findnumber", "check 3 &", "check 1"])
     #expect(!wrong.contains { $0.contains("findnumber.round = 2") })
     #expect(wrong.last == "findnumber.isLoading = false")
+    // The win lands after `start` was typed: it is `check 3`'s, and says so.
     let start = await transcript(of: ["open findnumber", "check 3 &", "start"])
-    #expect(start.contains("+300ms findnumber.round = 2"))
-    #expect(start.contains("+300ms findnumber.currentRecord = 1"))
+    #expect(start.contains("+300ms [check 3] findnumber.round = 2"))
+    #expect(start.contains("+300ms [check 3] findnumber.currentRecord = 1"))
+    // `start`'s own request ends its loading state, unnamed.
+    #expect(start.last == "+300ms findnumber.isLoading = false")
   }
 
   @Test("No secret is ever printed")

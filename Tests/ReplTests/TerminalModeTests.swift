@@ -68,8 +68,8 @@ struct TerminalModeTests {
     seoul.open()
     await session.settled()
     let landed = output.lines.dropFirst(beforeAnswer).map(Self.untimed)
-    #expect(landed.contains(#"[city] weather.locationName = "Seoul, South Korea""#))
-    #expect(landed.contains("[city] weather.isLoading = false"))
+    #expect(landed.contains(#"[city Seoul] weather.locationName = "Seoul, South Korea""#))
+    #expect(landed.contains("[city Seoul] weather.isLoading = false"))
 
     await session.finish()
   }
@@ -116,9 +116,80 @@ struct TerminalModeTests {
     await session.settled()
     let landed = output.lines.dropFirst(before)
     #expect(
-      landed.contains { $0.hasPrefix("+") && $0.hasSuffix(#"[city] weather.locationName = "Seoul, South Korea""#) })
+      landed.contains {
+        $0.hasPrefix("+") && $0.hasSuffix(#"[city Seoul] weather.locationName = "Seoul, South Korea""#)
+      })
     await session.finish()
   }
+  /// A session on real time over the embedded backend with `held` requests kept in flight; the intro settled.
+  func heldSession(_ held: [String: TestGate]) async -> (AppCoordinator<InterviewApp>, ReplSession, OutputLines) {
+    let client = HeldBackend(backend: EmbeddedBackend(.init(latency: .zero)), held: held)
+    let app = AppCoordinator(
+      InterviewApp(
+        AppConfiguration(httpClient: client, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)))
+    let output = OutputLines()
+    let session = ReplSession(coordinator: app) { output.append($0) }  // real time
+    await session.start()
+    await app.settle()
+    return (app, session, output)
+  }
+
+  @Test(
+    "Exact credit: `city Seoul` typed while Chicago is in flight owns Seoul's answer; nothing of it is Chicago's, and Seoul is not told `· no change`",
+    .timeLimit(.minutes(1)))
+  func secondCityOwnsItsAnswer() async {
+    let (chicago, seoul) = (TestGate(), TestGate())
+    let (_, session, output) = await heldSession(["name=Chicago": chicago, "name=Seoul": seoul])
+    #expect(await session.handle("open weather"))
+    await session.settled()
+    let before = output.lines.count
+    #expect(await session.handle("city Chicago"))
+    #expect(await session.handle("city Seoul"))  // supersedes Chicago's lookup
+    seoul.open()
+    chicago.open()
+    await session.settled()
+    let lines = Array(output.lines.dropFirst(before))
+    // Seoul is the last command typed: its answer is timed from it and needs no name.
+    #expect(lines.map(Self.untimed).contains(#"weather.locationName = "Seoul, South Korea""#), "\(lines)")
+    #expect(!lines.contains { $0.contains("[city Chicago]") && $0.contains("Seoul") }, "\(lines)")
+    #expect(!lines.contains { $0.contains("no change") }, "\(lines)")
+  }
+
+  @Test(
+    "Exact credit: `open weather`, `city Seoul`, `state` typed before anything lands: each line names the command it belongs to in full",
+    .timeLimit(.minutes(1)))
+  func fastTypedLinesAreCreditedInFull() async {
+    let (home, seoul) = (TestGate(), TestGate())
+    let (_, session, output) = await heldSession(["name=McGaheysville": home, "name=Seoul": seoul])
+    let before = output.lines.count
+    #expect(await session.handle("open weather"))  // the default city's lookup is held
+    #expect(await session.handle("city Seoul"))  // supersedes it, held too
+    #expect(await session.handle("state"))
+    seoul.open()
+    home.open()
+    await session.settled()
+    let lines = Array(output.lines.dropFirst(before)).map(Self.untimed)
+    #expect(lines.contains(#"[city Seoul] weather.locationName = "Seoul, South Korea""#), "\(lines)")
+    #expect(lines.contains("[city Seoul] weather.isLoading = false"), "\(lines)")
+    #expect(!lines.contains { $0.hasPrefix("[open weather] weather.locationName = \"Seoul") }, "\(lines)")
+    #expect(!lines.contains { $0.contains("no change") }, "\(lines)")
+  }
+
+  @Test(
+    "Exact credit: pasted lines — a screen's first request is the `open` that showed it, whatever was typed after",
+    .timeLimit(.minutes(1)))
+  func pastedLines() async {
+    let numbers = TestGate()
+    let (_, session, output) = await heldSession(["random": numbers])
+    let before = output.lines.count
+    for line in ["open findnumber", "id alice", "help"] { #expect(await session.handle(line)) }
+    numbers.open()
+    await session.settled()
+    let lines = Array(output.lines.dropFirst(before)).map(Self.untimed)
+    #expect(lines.contains("[open findnumber] findnumber.isLoading = false"), "\(lines)")
+    #expect(!lines.contains { $0.hasPrefix("[id alice]") || $0.hasPrefix("[help]") }, "\(lines)")
+  }
+
   @Test(
     "On real time, 300 commands typed faster than the app settles are each acknowledged once, in order",
     .timeLimit(.minutes(1)))

@@ -46,7 +46,9 @@ public struct Cause: Hashable, Sendable, CustomStringConvertible {
   /// `#id`.
   public var description: String { "#\(id)" }
 
-  @TaskLocal static var explicit: Cause?
+  /// Set by `with` (and by a feature around a transition): `.some(nil)`
+  /// says "no cause" and hides an effect run's.
+  @TaskLocal static var explicit: Cause??
 
   /// Set once the process has used a cause: until then `send` skips the
   /// task-local look-up.
@@ -68,10 +70,21 @@ public struct Cause: Hashable, Sendable, CustomStringConvertible {
   @usableFromInline
   static func lookUpCurrent() -> Cause? { current }
 
-  /// Runs `body` with `cause` current (nil: none, hiding an outer one).
-  public static func with<R, E: Error>(_ cause: Cause?, _ body: () async throws(E) -> R) async throws(E) -> R {
+  /// Runs `body` with `cause` current (nil: none), once causes are used;
+  /// before that, just runs it. For the runtime's own bookkeeping.
+  @usableFromInline
+  static func within(_ cause: Cause?, _ body: () -> Void) {
+    guard everUsed.load(ordering: .relaxed) else { return body() }
+    $explicit.withValue(cause) { body() }
+  }
+
+  /// Runs `body` with `cause` current (nil: none, hiding an outer one), on
+  /// the caller's actor.
+  public static func with<R, E: Error>(
+    _ cause: Cause?, isolation: isolated (any Actor)? = #isolation, _ body: () async throws(E) -> R
+  ) async throws(E) -> R {
     if cause != nil { everUsed.store(true, ordering: .relaxed) }
-    let result: Result<R, E> = await $explicit.withValue(cause) {
+    let result: Result<R, E> = await $explicit.withValue(.some(cause)) {
       do throws(E) { return .success(try await body()) } catch { return .failure(error) }
     }
     return try result.get()
@@ -80,7 +93,7 @@ public struct Cause: Hashable, Sendable, CustomStringConvertible {
   /// Runs the synchronous `body` with `cause` current (nil: none).
   public static func with<R, E: Error>(_ cause: Cause?, _ body: () throws(E) -> R) throws(E) -> R {
     if cause != nil { everUsed.store(true, ordering: .relaxed) }
-    let result: Result<R, E> = $explicit.withValue(cause) {
+    let result: Result<R, E> = $explicit.withValue(.some(cause)) {
       do throws(E) { return .success(try body()) } catch { return .failure(error) }
     }
     return try result.get()

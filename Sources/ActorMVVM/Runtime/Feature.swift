@@ -399,13 +399,17 @@ public final actor Feature<Machine: StateMachine> {
           }
         } else {
           mailbox.countDiscarded(late: false)
-          trace?.sink(.staleResultDropped(input))
+          if let trace { Cause.within(runner.cause(of: generation)) { trace.sink(.staleResultDropped(input)) } }
         }
       case .effect(.late(let input, _)):
         mailbox.countDiscarded(late: true)
-        trace?.sink(.staleResultDropped(input))
+        if let trace { Cause.within(nil) { trace.sink(.staleResultDropped(input)) } }
       case .effect(.ended(let generation)):
-        runner.ended(generation)
+        if runner.observer == nil {
+          runner.ended(generation)
+        } else {
+          Cause.within(runner.cause(of: generation)) { runner.ended(generation) }
+        }
       }
     }
     batch.removeAll(keepingCapacity: true)
@@ -415,7 +419,9 @@ public final actor Feature<Machine: StateMachine> {
 
   @inlinable
   func reduce(_ input: Input) {
-    if instrumented { return reduceInstrumented(input) }
+    // An uncaused transition seen by a trace or an observer is seen with no
+    // cause (not the one the draining task may have inherited from its sender).
+    if instrumented { return Cause.within(nil) { reduceInstrumented(input) } }
     let effect = machine.reduce(into: &current.value, input)
     if case .none = effect.kind { return }
     perform(effect)
@@ -426,7 +432,7 @@ public final actor Feature<Machine: StateMachine> {
   @usableFromInline
   func reduce(_ input: Input, causedBy cause: Cause) {
     runner.currentCause = cause
-    Cause.$explicit.withValue(cause) { reduceInstrumented(input) }
+    Cause.$explicit.withValue(.some(cause)) { reduceInstrumented(input) }
     runner.currentCause = nil
   }
 

@@ -17,8 +17,7 @@ extension DeclareScreen: ScreenView {
     ]
   }
 
-  func fields() async -> [Field] {
-    let state = await feature.state
+  func fields(of state: Machine.State) -> [Field] {
     return [
       ("message", .string("\(state.message.messageId) \(state.message.text)")), ("reason", .string(state.reason)),
       ("isSubmitting", .bool(state.isSubmitting)), ("error", FieldValue.error(state.error)),

@@ -28,8 +28,7 @@ extension DirectionsScreen: ScreenView {
     ]
   }
 
-  func fields() async -> [Field] {
-    let state = await feature.state
+  func fields(of state: Machine.State) -> [Field] {
     func point(_ c: Coordinate?) -> JSONValue { FieldValue.optional(c) { .string($0.description) } }
     return [
       ("location", point(state.currentLocation)), ("start", point(state.start)), ("goal", point(state.goal)),

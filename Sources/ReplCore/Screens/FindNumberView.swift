@@ -22,8 +22,7 @@ extension FindNumberScreen: ScreenView {
     ]
   }
 
-  func fields() async -> [Field] {
-    let state = await feature.state
+  func fields(of state: Machine.State) -> [Field] {
     return [
       ("round", FieldValue.number(state.round)), ("bestRecord", FieldValue.number(state.bestRecord)),
       ("currentRecord", FieldValue.number(state.currentRecord)), ("stage", .string(state.stageText)),
@@ -33,7 +32,7 @@ extension FindNumberScreen: ScreenView {
   }
 
   /// The answer: the article keeps it out of the view (it is an output for tests).
-  func hiddenFields() async -> [Field] {
-    [("target", FieldValue.number(await feature.state.target))]
+  func hiddenFields(of state: Machine.State) -> [Field] {
+    [("target", FieldValue.number(state.target))]
   }
 }

@@ -13,8 +13,7 @@ extension HomeScreen: ScreenView {
     ]
   }
 
-  func fields() async -> [Field] {
-    let state = await feature.state
+  func fields(of state: Machine.State) -> [Field] {
     return [
       ("member", FieldValue.optional(state.member) { .string($0.name) }),
       ("unreadCount", FieldValue.number(state.unreadCount)),

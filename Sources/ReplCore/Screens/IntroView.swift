@@ -15,8 +15,7 @@ extension IntroScreen: ScreenView {
     ]
   }
 
-  func fields() async -> [Field] {
-    let state = await feature.state
+  func fields(of state: Machine.State) -> [Field] {
     return [
       ("isChecking", .bool(state.isChecking)), ("notice", FieldValue.optional(state.notice, JSONValue.string)),
       ("error", FieldValue.error(state.error)),

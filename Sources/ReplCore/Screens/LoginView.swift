@@ -19,15 +19,14 @@ extension LoginScreen: ScreenView {
     ]
   }
 
-  func fields() async -> [Field] {
-    let state = await feature.state
+  func fields(of state: Machine.State) -> [Field] {
     return [
       ("id", .string(state.id)), ("password", .string(state.password.isEmpty ? "" : Secrets.mask)),
       ("isLoading", .bool(state.isLoading)), ("error", FieldValue.optional(state.errorMessage, JSONValue.string)),
     ]
   }
 
-  func secretFingerprints() async -> [String: Int] {
-    ["password": await feature.state.password.hashValue]
+  func secretFingerprints(of state: Machine.State) -> [String: Int] {
+    ["password": state.password.hashValue]
   }
 }

@@ -18,8 +18,7 @@ extension MessagesScreen: ScreenView {
     ]
   }
 
-  func fields() async -> [Field] {
-    let state = await feature.state
+  func fields(of state: Machine.State) -> [Field] {
     return [
       ("rooms", .array(state.rooms.map { .string("\($0.roomId) \($0.title)") })),
       ("room", FieldValue.optional(state.room) { .string("\($0.roomId) \($0.title)") }),

@@ -13,8 +13,7 @@ extension MyPageScreen: ScreenView {
     ]
   }
 
-  func fields() async -> [Field] {
-    let state = await feature.state
+  func fields(of state: Machine.State) -> [Field] {
     return [
       ("member", FieldValue.optional(state.page) { .string($0.member.name) }),
       ("membershipDaysLeft", FieldValue.optional(state.page) { FieldValue.number($0.membershipDaysLeft) }),

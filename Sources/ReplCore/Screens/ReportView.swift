@@ -14,8 +14,7 @@ extension ReportScreen: ScreenView {
     ]
   }
 
-  func fields() async -> [Field] {
-    let state = await feature.state
+  func fields(of state: Machine.State) -> [Field] {
     return [
       ("termNo", FieldValue.number(state.termNo)),
       ("title", FieldValue.optional(state.interview) { .string("\($0.title) — \($0.companyName)") }),

@@ -15,8 +15,7 @@ extension WeatherScreen: ScreenView {
     ]
   }
 
-  func fields() async -> [Field] {
-    let state = await feature.state
+  func fields(of state: Machine.State) -> [Field] {
     return [
       ("locationName", .string(state.locationName)), ("date", .string(state.date)), ("temp", .string(state.temp)),
       ("description", .string(state.description)), ("summary", .string(state.summary)),
