@@ -155,8 +155,16 @@ public struct LineEditor: Sendable {
     }
     switch key {
     case .character(let character):
-      text.insert(character, at: cursor)
-      cursor += 1
+      // Keys arrive a scalar at a time: one that extends the character
+      // before the cursor (a skin tone, a combining accent, a joiner, a
+      // flag's second half) joins it, so the line edits by what the eye
+      // sees as one character.
+      if cursor > 0, case let joined = String(text[cursor - 1]) + String(character), joined.count == 1 {
+        text[cursor - 1] = Character(joined)
+      } else {
+        text.insert(character, at: cursor)
+        cursor += 1
+      }
     case .enter:
       let line = self.line
       if !line.trimmingCharacters(in: .whitespaces).isEmpty, !Self.isSecret(line), history.last != line {

@@ -103,6 +103,9 @@ public actor ReplSession {
   /// real time. Pass the ``TraceLines`` the app traces into to print them
   /// (`--trace`). `write` receives every line, in order, from the session's actor.
   ///
+  /// `width`: where lines are shown in a window, its width in columns
+  /// now; `help` is wrapped at word boundaries to it. Nil: never wrapped.
+  ///
   /// `outsideWork`: on virtual time, how long (real time) a command may wait
   /// for work the job count cannot see — requests on the real network
   /// (`--live`) — once nothing else can move: the screens' effects are
@@ -111,10 +114,11 @@ public actor ReplSession {
   /// backend's answers are on the virtual clock.
   public init(
     coordinator: AppCoordinator<InterviewApp>, clock: VirtualClock? = nil, trace: TraceLines? = nil,
-    format: Format = .text, outsideWork: Duration? = nil,
+    format: Format = .text, outsideWork: Duration? = nil, width: (@Sendable () -> Int?)? = nil,
     write: @escaping @Sendable (String) -> Void
   ) {
     self.coordinator = coordinator
+    self.width = width
     self.clock = clock
     self.outsideWork = outsideWork
     // Real time knows a command has settled from the runtime's job count too.
@@ -128,8 +132,10 @@ public actor ReplSession {
     }
   }
 
-  /// See ``init(coordinator:clock:trace:format:outsideWork:write:)``.
+  /// See ``init(coordinator:clock:trace:format:outsideWork:width:write:)``.
   private let outsideWork: Duration?
+  /// The terminal's width now, if there is one: `help` wraps to it.
+  private let width: (@Sendable () -> Int?)?
 
   /// Lines written so far, on any path (a command's, a settling's, a
   /// watcher's): how ``watch(every:then:)`` knows something was printed.
@@ -625,10 +631,15 @@ public actor ReplSession {
     let global = GlobalCommands.all.map(\.usage)
     switch format {
     case .text:
-      emit("\(route.name) commands: " + commands.joined(separator: "; "))
-      emit("global commands: " + global.joined(separator: "; "))
-      emit("deep links: " + Self.deepLinkForms)
-      emit("end a command with \" &\" to type the next one while it runs")
+      let paragraphs = [
+        "\(route.name) commands: " + commands.joined(separator: "; "),
+        "global commands: " + global.joined(separator: "; "),
+        "deep links: " + Self.deepLinkForms, "end a command with \" &\" to type the next one while it runs",
+      ]
+      let columns = width?() ?? nil
+      for paragraph in paragraphs {
+        for line in columns.map({ Words.wrap(paragraph, width: $0) }) ?? [paragraph] { emit(line) }
+      }
     case .json:
       emit(
         json: [

@@ -210,13 +210,14 @@ public final class TerminalConsole: Sendable {
   }
 
   /// Columns `characters` take: two for East Asian wide ones (Hangul,
-  /// CJK, full-width forms, emoji), one otherwise.
+  /// CJK, full-width forms, emoji, flags), one otherwise — by a
+  /// character's first scalar, so a skin tone or a joiner adds nothing.
   static func width(of characters: some Sequence<Character>) -> Int {
     characters.reduce(0) { total, character in
       guard let scalar = character.unicodeScalars.first else { return total }
       switch scalar.value {
       case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-        0xFFE0...0xFFE6, 0x1F300...0x1FAFF, 0x20000...0x3FFFD:
+        0xFFE0...0xFFE6, 0x1F1E6...0x1F1FF, 0x1F300...0x1FAFF, 0x20000...0x3FFFD:
         return total + 2
       default: return total + 1
       }
@@ -225,9 +226,13 @@ public final class TerminalConsole: Sendable {
 
   static func width(of text: String) -> Int { width(of: Array(text)) }
 
-  private static func terminalWidth() -> Int {
+  private static func terminalWidth() -> Int { windowWidth() ?? 80 }
+
+  /// The terminal window's width in columns, asked now (it changes when
+  /// the window is resized); nil when standard output is not a terminal.
+  public static func windowWidth() -> Int? {
     var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
     return Int(size.ws_col)
   }
 

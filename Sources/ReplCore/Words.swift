@@ -26,4 +26,24 @@ enum Words {
     guard let space = line.firstIndex(where: separates) else { return (line, "") }
     return (String(line[..<space]), trimmed(line[space...]))
   }
+
+  /// `text` broken at spaces into lines at most `width` columns wide (as a
+  /// terminal shows them: ``TerminalConsole/width(of:)-(String)``), every line
+  /// after the first indented by two spaces; a word wider than the room
+  /// keeps a line of its own, whole.
+  static func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+      let candidate = line.isEmpty ? (lines.isEmpty ? "" : "  ") + word : line + " " + word
+      if TerminalConsole.width(of: candidate) <= width || line.isEmpty || line == "  " {
+        line = candidate
+      } else {
+        lines.append(line)
+        line = "  " + word
+      }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
+  }
 }

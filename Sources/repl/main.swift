@@ -59,9 +59,11 @@ func main() async -> Int32 {
     options: options, environment: ProcessInfo.processInfo.environment, store: store, serverStore: serverStore,
     clock: virtual ?? ContinuousClock() as any Clock<Duration>, trace: trace, warn: warn)
   // A --live script waits (at most 30 s a screen) for the real network's answers: they are outside the job count.
+  let windowWidth: (@Sendable () -> Int?)? = console == nil ? nil : { @Sendable in TerminalConsole.windowWidth() }
   let session = ReplSession(
     coordinator: coordinator, clock: virtual, trace: trace, format: options.json ? .json : .text,
-    outsideWork: options.live && virtual != nil ? .seconds(30) : nil, write: write)
+    outsideWork: options.live && virtual != nil ? .seconds(30) : nil,
+    width: windowWidth, write: write)
 
   var lines: [String]? = nil
   var recorder: Recorder?

@@ -144,3 +144,19 @@ struct InputTests {
     #expect(deepLinks.contains("actormvvm://expiration?days=1|3|7"))
   }
 }
+
+@Suite("Words.wrap")
+struct WrapTests {
+  @Test(
+    "Breaks at spaces within the width, indents what follows, keeps a too-long word whole, counts wide characters twice"
+  )
+  func wrap() {
+    #expect(Words.wrap("a bb ccc dddd", width: 6) == ["a bb", "  ccc", "  dddd"])
+    #expect(Words.wrap("short", width: 40) == ["short"])
+    #expect(
+      Words.wrap("x actormvvm://analysis-complete?memIdx=1 y", width: 10) == [
+        "x", "  actormvvm://analysis-complete?memIdx=1", "  y",
+      ])
+    #expect(Words.wrap("서울 서울 서울", width: 10) == ["서울 서울", "  서울"])
+  }
+}

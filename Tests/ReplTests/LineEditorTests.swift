@@ -37,6 +37,25 @@ struct LineEditorTests {
     #expect(edit("ciy" + Keys.left + Keys.left + Keys.right + "t").0.line == "city")
   }
 
+  @Test(
+    "Editing goes by what the eye sees as one character: a skin-toned emoji, a family, a flag, an accent typed as a combining mark"
+  )
+  func graphemes() {
+    // Each arrives a scalar at a time, as a terminal sends it.
+    for cluster in ["👍🏽", "👨‍👩‍👧", "🇰🇷", "e\u{301}", "한"] {
+      let (typed, _) = edit("a" + cluster + "b")
+      #expect(typed.text == ["a", Character(cluster), "b"], "\(cluster)")
+      #expect(edit("a" + cluster + Keys.backspace).0.line == "a", "\(cluster)")
+      #expect(edit("a" + cluster + "b" + Keys.left + Keys.left + "x").0.line == "ax" + cluster + "b", "\(cluster)")
+      #expect(edit("a" + cluster + "b" + Keys.left + Keys.left + Keys.delete).0.line == "ab", "\(cluster)")
+    }
+    // Two flags side by side stay two characters; a letter after a mark does not join it.
+    #expect(edit("🇰🇷🇺🇸" + Keys.backspace).0.line == "🇰🇷")
+    #expect(edit("e\u{301}x" + Keys.backspace).0.line == "e\u{301}")
+    // Shown two columns wide, whatever its scalars.
+    #expect(TerminalConsole.width(of: "👍🏽") == 2 && TerminalConsole.width(of: "🇰🇷") == 2)
+  }
+
   @Test("Ctrl-A/E/K/U/W as readline; Ctrl-D deletes under the cursor on a line, exits on an empty one")
   func controlKeys() {
     #expect(edit("city Seoul" + Keys.control("a") + Keys.control("k")).0.line == "")
@@ -165,6 +184,27 @@ struct TerminalEditingTests {
     #expect(restored.c_lflag & tcflag_t(ECHO) != 0)
     #expect(restored.c_lflag & tcflag_t(ICANON) != 0)
     #expect(restored.c_lflag & tcflag_t(ISIG) != 0)
+  }
+
+  @Test("help is wrapped at word boundaries to the window's width", .timeLimit(.minutes(2)))
+  func helpWrapsToTheWindow() throws {
+    let repl = try PseudoTerminalRepl(["--latency", "0"], columns: 60)
+    repl.waitFor("the login prompt") { $0.screen.current.hasPrefix("login> ") }
+    repl.type("help\r")
+    repl.waitFor("the end of help") { $0.output.contains("to type the next one while it runs") }
+    repl.type("quit\r")
+    #expect(repl.exitStatus() == 0)
+    let shown = repl.screen.text
+    let first = try #require(shown.firstIndex { $0.hasPrefix("login commands:") })
+    let last = try #require(shown.firstIndex { $0.hasSuffix("to type the next one while it runs") })
+    let help = shown[first...last]
+    #expect(help.count > 4)
+    // Within the width, but for a word wider than it (a deep link's URL), whole on its own line.
+    #expect(help.allSatisfy { TerminalConsole.width(of: $0) <= 60 || $0.split(separator: " ").count == 1 })
+    // Joined again, the lines are the unwrapped help, word for word.
+    let words = help.flatMap { $0.split(separator: " ") }
+    #expect(words.contains("maintenance") && words.contains("deeplink"))
+    #expect(help.dropFirst().contains { $0.hasPrefix("  ") })
   }
 
   @Test("The prompt follows a navigation that lands after the command returned", .timeLimit(.minutes(2)))

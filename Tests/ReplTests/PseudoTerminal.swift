@@ -59,10 +59,10 @@ final class PseudoTerminalRepl {
   private(set) var output = ""
   private(set) var screen = Screen()
 
-  init(_ arguments: [String] = ["--latency", "0"]) throws {
+  init(_ arguments: [String] = ["--latency", "0"], columns: UInt16 = 200) throws {
     var master: Int32 = -1
     var slave: Int32 = -1
-    var size = winsize(ws_row: 40, ws_col: 200, ws_xpixel: 0, ws_ypixel: 0)
+    var size = winsize(ws_row: 40, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
     guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw POSIXError(.EIO) }
     // Close-on-exec: a program another test starts meanwhile must not keep
     // this terminal open (its end would never be seen).
