@@ -41,7 +41,9 @@ let package = Package(
     .target(name: "Networking", dependencies: ["ActorMVVM"]),
     // Networking's fakes, so a test of the runtime alone does not pull in networking.
     .target(name: "NetworkingTesting", dependencies: ["ActorMVVM", "Networking"]),
-    .target(name: "Storage", dependencies: ["ActorMVVM"]),
+    // Nameless temporary files (O_TMPFILE, linkat): C, where the flag is a macro Swift cannot import.
+    .target(name: "StorageShims"),
+    .target(name: "Storage", dependencies: ["ActorMVVM", "StorageShims"]),
     .target(name: "EmbeddedBackend", dependencies: ["ActorMVVM", "Networking", "Storage"]),
     // Features: Presentation → Domain ← Data, one slice per target.
     .target(name: "WeatherFeature", dependencies: ["ActorMVVM", "Networking"]),

@@ -5,7 +5,9 @@ import Foundation
 /// - **Atomic writes:** every change writes the whole map to a temporary
 ///   file beside the target, then `rename(2)`s it over the target. A crash
 ///   or failure before the rename leaves the previous file intact and
-///   readable; a reader never sees half a file.
+///   readable; a reader never sees half a file. On Linux the temporary file
+///   is written with no name (`O_TMPFILE`) and named only once it is whole,
+///   just before the rename: a crash while it is written leaves nothing.
 /// - **Concurrency:** an actor. Calls are serialised, so concurrent writers
 ///   lose nothing; each `set` is durable (renamed into place) before it returns.
 /// - **Corruption:** a file that is not a JSON object is moved aside to
@@ -17,8 +19,9 @@ import Foundation
 ///   aside the same way, with ``StorageWarning/wrongShape(path:movedTo:reason:)``.
 /// - **Privacy:** the file and its temporary files are created with mode
 ///   0600 (owner only): a store may hold secrets, such as a session's
-///   tokens. Temporary files a crash left behind (`.<name>.<UUID>.tmp`) are
-///   removed when the store loads, so deleting the file forgets what it
+///   tokens. Temporary files a crash left behind (`.<name>.<UUID>.tmp`: only
+///   between naming and renaming, or where nameless files are not
+///   available) are removed when the store loads, so deleting the file forgets what it
 ///   held. One process per file: a second process's temporary file would
 ///   be removed as stale (the REPL holds a ``DataDirectoryLock``).
 /// - **Loading** happens on first use, so creating a store does no I/O.
@@ -28,8 +31,11 @@ public actor FileKeyValueStore: KeyValueStore {
   private var values: [String: JSONValue]?
   private var warnings: [StorageWarning] = []
   /// Test hook: fail each write after the temporary file is written and
-  /// before the rename, as a crash there would.
+  /// named and before the rename, as a crash there would.
   var failBeforeRename = false
+  /// Test hook: fail each write once the temporary file is written and
+  /// before it is named, as a crash while writing would.
+  var failBeforeNaming = false
 
   private let shape: @Sendable ([String: JSONValue]) -> String?
 
@@ -70,6 +76,7 @@ public actor FileKeyValueStore: KeyValueStore {
   }
 
   func setFailBeforeRename(_ fail: Bool) { failBeforeRename = fail }
+  func setFailBeforeNaming(_ fail: Bool) { failBeforeNaming = fail }
 
   // MARK: File I/O
 
@@ -143,13 +150,7 @@ public actor FileKeyValueStore: KeyValueStore {
     } catch {
       throw .writeFailed(path: url.path, reason: "\(error.localizedDescription)")
     }
-    do {
-      // Created 0600: the store may hold a session's tokens.
-      try PrivateFile.create(temporary, contents: data)
-    } catch {
-      try? FileManager.default.removeItem(at: temporary)
-      throw error
-    }
+    try writeTemporary(temporary, in: directory, contents: data)
     if failBeforeRename {
       throw .writeFailed(path: url.path, reason: "interrupted before the rename (test hook)")
     }
@@ -157,6 +158,25 @@ public actor FileKeyValueStore: KeyValueStore {
       let reason = String(cString: strerror(errno))
       try? FileManager.default.removeItem(at: temporary)
       throw .writeFailed(path: url.path, reason: reason)
+    }
+  }
+
+  /// Writes `data` to a new 0600 file named `temporary` (the store may
+  /// hold a session's tokens): written nameless and named once whole where
+  /// the system can, else written under its name.
+  private func writeTemporary(_ temporary: URL, in directory: URL, contents data: Data) throws(StorageError) {
+    if let handle = try PrivateFile.createNameless(in: directory, contents: data) {
+      defer { try? handle.close() }
+      if failBeforeNaming {
+        throw .writeFailed(path: url.path, reason: "interrupted before the temporary file was named (test hook)")
+      }
+      if PrivateFile.name(handle, at: temporary) { return }
+    }
+    do {
+      try PrivateFile.create(temporary, contents: data)
+    } catch {
+      try? FileManager.default.removeItem(at: temporary)
+      throw error
     }
   }
 }

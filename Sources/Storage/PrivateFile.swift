@@ -1,4 +1,5 @@
 import Foundation
+import StorageShims
 
 #if canImport(Glibc)
   import Glibc
@@ -40,6 +41,33 @@ public enum PrivateFile {
       throw .writeFailed(path: url.path, reason: String(cString: strerror(errno)))
     }
     return handle
+  }
+
+  /// Writes `data` to a new file in `directory` that has no name (mode
+  /// 0600, Linux's `O_TMPFILE`): a crash while it is written leaves nothing
+  /// on disk. Nil where the system or the file system cannot; the caller
+  /// then writes a named file. Name it with ``name(_:at:)``.
+  /// - Throws: ``StorageError/writeFailed(path:reason:)`` if it could be
+  ///   created but not written.
+  public static func createNameless(in directory: URL, contents data: Data) throws(StorageError) -> FileHandle? {
+    let descriptor = storage_open_nameless(directory.path)
+    guard descriptor >= 0 else { return nil }
+    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    do {
+      try handle.write(contentsOf: data)
+      try handle.synchronize()
+    } catch {
+      try? handle.close()
+      throw .writeFailed(path: directory.path, reason: "\(error.localizedDescription)")
+    }
+    return handle
+  }
+
+  /// Gives the nameless file `handle` (from ``createNameless(in:contents:)``)
+  /// the name `url`, which must not exist; false if it cannot be named
+  /// (no `/proc`), for the caller to write a named file instead.
+  public static func name(_ handle: FileHandle, at url: URL) -> Bool {
+    storage_name_nameless(handle.fileDescriptor, url.path) == 0
   }
 
   private static func open(_ url: URL, flags: Int32) throws(StorageError) -> FileHandle {

@@ -32,6 +32,16 @@ struct DataDirectoryFaultTests {
     #expect(FileManager.default.fileExists(atPath: unrelated.path))  // another store's
   }
 
+  @Test("A crash while the temporary file is written leaves nothing on disk: it has no name until it is whole")
+  func namelessWhileWriting() async throws {
+    let store = FileKeyValueStore(url: file)
+    try await store.set(["interview.session": .string("old tokens")])
+    await store.setFailBeforeNaming(true)  // as a crash while writing would
+    await #expect(throws: StorageError.self) { try await store.set(["interview.session": .string("new tokens")]) }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["store.json"])
+    #expect(try await FileKeyValueStore(url: file).value(String.self, forKey: "interview.session") == "old tokens")
+  }
+
   @Test("A temporary file is created 0600")
   func temporaryFilesArePrivate() async throws {
     let store = FileKeyValueStore(url: file)

@@ -1,0 +1,15 @@
+#ifndef STORAGE_SHIMS_H
+#define STORAGE_SHIMS_H
+
+/// Opens a new, nameless regular file in `directory` for writing, mode
+/// 0600 (Linux's O_TMPFILE): it has no name, so a crash while it is being
+/// written leaves nothing on disk. Returns its descriptor (close-on-exec),
+/// or -1 with errno set — EOPNOTSUPP where the file system or the system
+/// cannot (then the caller writes a named temporary file instead).
+int storage_open_nameless(const char *directory);
+
+/// Gives the nameless file open at `fd` the name `path` (which must not
+/// exist), through /proc/self/fd. Returns 0, or -1 with errno set.
+int storage_name_nameless(int fd, const char *path);
+
+#endif
