@@ -63,24 +63,100 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   @usableFromInline var winding: [UInt64: Task<Void, Never>] = [:]
   /// The live run (pending or started) of each cancellation id.
   @usableFromInline var generationOfID: [AnyCancelID: UInt64] = [:]
-  /// The window of each throttle id (`Effect.throttle`).
-  @usableFromInline var throttleWindows: [AnyCancelID: any ThrottleWindowing] = [:]
   @usableFromInline let counters: LifetimeCounters
   @usableFromInline let sink: @Sendable (EffectMessage<Input>) -> Void
+  /// What most runners never use (throttle windows, causes, a trace's
+  /// observer), boxed and allocated on first use: until then an idle
+  /// feature pays one nil word for all of it.
+  @usableFromInline var box: ExtrasBox?
+
+  /// See ``box``.
+  @usableFromInline
+  struct Extras: Sendable {
+    @usableFromInline var throttleWindows: [AnyCancelID: any ThrottleWindowing] = [:]
+    @usableFromInline var causes: [UInt64: Cause] = [:]
+    @usableFromInline var currentCause: Cause?
+    @usableFromInline var observer: (@Sendable (EffectRunEvent) -> Void)?
+    @inlinable init() {}
+  }
+
+  /// ``Extras`` on the heap (an indirect case is a box of its own).
+  @usableFromInline
+  indirect enum ExtrasBox: Sendable {
+    case extras(Extras)
+
+    @inlinable var value: Extras {
+      switch self {
+      case .extras(let value): value
+      }
+    }
+  }
+
+  /// Changes the extras, allocating them on first use. The box is emptied
+  /// first, so the value changed is the only reference to its storage.
+  @usableFromInline
+  mutating func updateExtras(_ body: (inout Extras) -> Void) {
+    var value = box?.value ?? Extras()
+    box = nil
+    body(&value)
+    box = .extras(value)
+  }
+
+  /// The window of each throttle id (`Effect.throttle`).
+  @inlinable
+  var throttleWindows: [AnyCancelID: any ThrottleWindowing] {
+    get { box?.value.throttleWindows ?? [:] }
+    set {
+      if box == nil, newValue.isEmpty { return }
+      updateExtras { $0.throttleWindows = newValue }
+    }
+  }
+
   /// Told of every run's start, supersession, cancellation and end, when a
   /// trace is on (``FeatureTrace``); nil costs one branch per event.
-  @usableFromInline var observer: (@Sendable (EffectRunEvent) -> Void)?
+  @inlinable
+  var observer: (@Sendable (EffectRunEvent) -> Void)? {
+    get { box?.value.observer }
+    set {
+      if box == nil, newValue == nil { return }
+      updateExtras { $0.observer = newValue }
+    }
+  }
+
   /// The ``Cause`` of the input being reduced, set by the host around a
   /// caused transition: runs recorded meanwhile carry it.
-  @usableFromInline package var currentCause: Cause?
+  @inlinable
+  package var currentCause: Cause? {
+    get { box?.value.currentCause }
+    set {
+      if box == nil, newValue == nil { return }
+      updateExtras { $0.currentCause = newValue }
+    }
+  }
+
   /// The cause of each run started under one, by generation, until the
   /// runner forgets the run. Empty unless causes are used.
-  @usableFromInline var causes: [UInt64: Cause] = [:]
+  @inlinable
+  var causes: [UInt64: Cause] {
+    get { box?.value.causes ?? [:] }
+    set {
+      if box == nil, newValue.isEmpty { return }
+      updateExtras { $0.causes = newValue }
+    }
+  }
 
   @inlinable
-  package init(counters: LifetimeCounters, sink: @escaping @Sendable (EffectMessage<Input>) -> Void) {
+  package init(
+    counters: LifetimeCounters, observer: (@Sendable (EffectRunEvent) -> Void)? = nil,
+    sink: @escaping @Sendable (EffectMessage<Input>) -> Void
+  ) {
     self.counters = counters
     self.sink = sink
+    if let observer {
+      var extras = Extras()
+      extras.observer = observer
+      box = .extras(extras)
+    }
   }
 
   /// Runs that are live, started or not.
@@ -255,8 +331,12 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     live.removeAll()
     winding.removeAll()
     generationOfID.removeAll()
-    throttleWindows.removeAll()
-    causes.removeAll()
+    if box != nil {
+      updateExtras { extras in
+        extras.throttleWindows.removeAll()
+        extras.causes.removeAll()
+      }
+    }
     pending.removeAll()
     pendingLive = 0
     pendingBase = nextGeneration + 1

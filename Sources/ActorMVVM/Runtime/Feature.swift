@@ -91,15 +91,12 @@ public final actor Feature<Machine: StateMachine> {
   /// Running → finishing → finished, and who waits for idle or finish:
   /// a pure machine (``FeatureLifecycle``) this actor feeds and obeys.
   @usableFromInline var lifecycle = FeatureLifecycle<FeatureWaiter>()
-  /// The opt-in trace (``FeatureTrace``); nil: one branch per input.
-  @usableFromInline let trace: FeatureTrace<Machine>?
-  /// Whether a transition must do more than reduce and perform: a trace
-  /// or a transition observer is on. The one branch an input pays for them.
-  @usableFromInline var instrumented: Bool
-  /// Called after every transition with the new state and its cause
-  /// (``observeTransitions(_:)``).
-  @usableFromInline var transitionObservers: [UInt64: @Sendable (State, Cause?) -> Void] = [:]
-  @usableFromInline var nextObserverID: UInt64 = 0
+  /// The opt-in trace and the transition observers, allocated only for a
+  /// feature that has either: nil is the one branch an input pays for them.
+  @usableFromInline var instrumentation: Instrumentation<Machine>?
+
+  /// The opt-in trace (``FeatureTrace``).
+  @inlinable var trace: FeatureTrace<Machine>? { instrumentation?.trace }
 
   /// Creates a feature in `initialState`. Nothing runs until an input arrives.
   /// - Parameters:
@@ -120,16 +117,18 @@ public final actor Feature<Machine: StateMachine> {
     outputBuffering: EventRelay<Output>.BufferingPolicy = .unbounded
   ) {
     self.machine = machine
-    self.trace = trace
-    self.instrumented = trace != nil
+    if let trace { self.instrumentation = Instrumentation(trace: trace) } else { self.instrumentation = nil }
     self.current = StateSlot(initialState)
     self.counters = counters
     self.stateRelay = StateRelay(initialState, counters: counters)
     self.outputRelay = EventRelay(counters: counters, bufferingPolicy: outputBuffering)
     let mailbox = Mailbox<Machine>()
     self.mailbox = mailbox
-    self.runner = EffectRunner(counters: counters) { mailbox.push(.effect($0)) }
-    if let trace { runner.observer = { trace.sink(.effect($0)) } }
+    // Initialised once, observer included: the 6.3 optimizer's copy
+    // propagation crashed on this init when the observer was set afterwards.
+    var observer: (@Sendable (EffectRunEvent) -> Void)?
+    if let trace { observer = { trace.sink(.effect($0)) } }
+    self.runner = EffectRunner(counters: counters, observer: observer) { mailbox.push(.effect($0)) }
     counters.featureCount.increment()
     mailbox.attach(self)
   }
@@ -421,7 +420,7 @@ public final actor Feature<Machine: StateMachine> {
   func reduce(_ input: Input) {
     // An uncaused transition seen by a trace or an observer is seen with no
     // cause (not the one the draining task may have inherited from its sender).
-    if instrumented { return Cause.within(nil) { reduceInstrumented(input) } }
+    if instrumentation != nil { return Cause.within(nil) { reduceInstrumented(input) } }
     let effect = machine.reduce(into: &current.value, input)
     if case .none = effect.kind { return }
     perform(effect)
@@ -458,8 +457,8 @@ public final actor Feature<Machine: StateMachine> {
     if let trace, let before, before != current.value {
       trace.sink(.stateChanged(FeatureTrace<Machine>.changes(from: before, to: current.value)))
     }
-    if !transitionObservers.isEmpty {
-      for observer in transitionObservers.values { observer(current.value, runner.currentCause) }
+    if let observers = instrumentation?.observers, !observers.isEmpty {
+      for observer in observers.values { observer(current.value, runner.currentCause) }
     }
     perform(effect)
   }
@@ -472,16 +471,17 @@ public final actor Feature<Machine: StateMachine> {
   package func observeTransitions(
     _ observer: @escaping @Sendable (State, Cause?) -> Void
   ) -> (id: UInt64, state: State) {
-    nextObserverID += 1
-    transitionObservers[nextObserverID] = observer
-    instrumented = true
-    return (nextObserverID, current.value)
+    let instrumentation = self.instrumentation ?? Instrumentation(trace: nil)
+    self.instrumentation = instrumentation
+    instrumentation.nextObserverID += 1
+    instrumentation.observers[instrumentation.nextObserverID] = observer
+    return (instrumentation.nextObserverID, current.value)
   }
 
   /// Stops the observer with `id`.
   package func stopObservingTransitions(_ id: UInt64) {
-    transitionObservers.removeValue(forKey: id)
-    instrumented = trace != nil || !transitionObservers.isEmpty
+    instrumentation?.observers.removeValue(forKey: id)
+    if instrumentation?.observers.isEmpty == true, trace == nil { instrumentation = nil }
   }
 
   /// From now on, remembers the cause of each caused output until
@@ -521,4 +521,15 @@ struct StateSlot<State> {
   @usableFromInline let tag: UInt8 = 0
 
   @inlinable init(_ value: State) { self.value = value }
+}
+
+/// A feature's trace and transition observers (by id): allocated only
+/// while it has either.
+@usableFromInline
+final class Instrumentation<Machine: StateMachine> {
+  @usableFromInline let trace: FeatureTrace<Machine>?
+  @usableFromInline var observers: [UInt64: @Sendable (Machine.State, Cause?) -> Void] = [:]
+  @usableFromInline var nextObserverID: UInt64 = 0
+
+  @usableFromInline init(trace: FeatureTrace<Machine>?) { self.trace = trace }
 }
