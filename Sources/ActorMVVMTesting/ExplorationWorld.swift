@@ -1,0 +1,150 @@
+import ActorMVVM
+
+/// The controllable world one execution of an ``Exploration`` runs in: the
+/// stubbed calls waiting for an answer and the clock timers sleep on. A
+/// fresh world is made for every execution; build the subject's
+/// dependencies from it (``call(_:answers:whenCancelled:)``, ``clock``).
+///
+/// `Sendable`; its calls may be made from any task.
+public final class ExplorationWorld: Sendable {
+  /// One call waiting for the explorer.
+  struct Pending: Sendable {
+    let id: UInt64
+    /// `name(argument)`: what identifies the call in a trace and in a
+    /// state's key.
+    let label: String
+    let answers: [String]
+    let resume: @Sendable (Int) -> Void
+  }
+
+  private let pending = Locked<(next: UInt64, calls: [Pending])>((0, []))
+
+  /// The clock the subject's timers must sleep on: the explorer moves it
+  /// to the next deadline as one of its events.
+  public let clock = TestClock()
+
+  init() {}
+
+  /// A dependency call the explorer answers. Each call waits, pending,
+  /// until the explorer picks one of `answers(argument)` for it — or never
+  /// does (the call is left pending). A cancelled caller is resumed at
+  /// once with `whenCancelled`, and the call stops being pending.
+  ///
+  /// ```swift
+  /// let geocode = world.call("geocode", answers: { (city: String) in
+  ///   [.success([Location(name: city, latitude: 1, longitude: 2)]), .failure(.failedRequest("500"))]
+  /// }, whenCancelled: WeatherError.failedRequest("cancelled"))
+  /// // in the stub use case: try await geocode(city)
+  /// ```
+  public func call<Argument: Sendable, Value: Sendable, Failure: Error>(
+    _ name: String, answers: @escaping @Sendable (Argument) -> [Result<Value, Failure>],
+    whenCancelled: Failure
+  ) -> ExploredCall<Argument, Value, Failure> {
+    ExploredCall(name: name, world: self, answers: answers, whenCancelled: whenCancelled)
+  }
+
+  /// The calls pending now, in the order they were made.
+  var calls: [Pending] { pending.withLock { $0.calls } }
+
+  /// Registers a call; returns its id.
+  func register(label: String, answers: [String], resume: @escaping @Sendable (Int) -> Void) -> UInt64 {
+    pending.withLock { state in
+      state.next += 1
+      state.calls.append(Pending(id: state.next, label: label, answers: answers, resume: resume))
+      return state.next
+    }
+  }
+
+  /// Removes the call `id` if it is still pending; true if it was.
+  func take(_ id: UInt64) -> Pending? {
+    pending.withLock { state in
+      guard let index = state.calls.firstIndex(where: { $0.id == id }) else { return nil }
+      return state.calls.remove(at: index)
+    }
+  }
+}
+
+/// A stubbed dependency call: see ``ExplorationWorld/call(_:answers:whenCancelled:)``.
+public struct ExploredCall<Argument: Sendable, Value: Sendable, Failure: Error>: Sendable {
+  let name: String
+  let world: ExplorationWorld
+  let answers: @Sendable (Argument) -> [Result<Value, Failure>]
+  let whenCancelled: Failure
+
+  /// Waits until the explorer answers this call, then returns or throws
+  /// the answer it picked; throws `whenCancelled` at once if the calling
+  /// task is (or gets) cancelled.
+  public func callAsFunction(_ argument: Argument) async throws(Failure) -> Value {
+    let choices = answers(argument)
+    let label = "\(name)(\(Secrets.describe(argument)))"
+    let call = CallState<Result<Value, Failure>>()
+    let (world, cancelled) = (self.world, Result<Value, Failure>.failure(whenCancelled))
+    let result = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        call.wait(continuation) {
+          world.register(label: label, answers: choices.map(Self.describe)) { call.resume(choices[$0]) }
+        } orResume: {
+          cancelled
+        }
+      }
+    } onCancel: {
+      if let id = call.cancel(), world.take(id) != nil { call.resume(cancelled) }
+    }
+    return try result.get()
+  }
+
+  static func describe(_ result: Result<Value, Failure>) -> String {
+    switch result {
+    case .success(let value): "success(\(Secrets.describe(value)))"
+    case .failure(let error): "failure(\(Secrets.describe(error)))"
+    }
+  }
+}
+
+/// One stubbed call's continuation, resumed exactly once: by the explorer's
+/// answer or by the caller's cancellation, whichever comes first.
+final class CallState<Result: Sendable>: Sendable {
+  private struct State {
+    var continuation: CheckedContinuation<Result, Never>?
+    var id: UInt64?
+    var cancelled = false
+    var done = false
+  }
+  private let state = Locked(State())
+
+  /// Stores `continuation` and registers the call (`register` returns its
+  /// id) — or, if the caller was cancelled first, resumes it with `cancelled()`.
+  func wait(
+    _ continuation: CheckedContinuation<Result, Never>, register: () -> UInt64, orResume cancelled: () -> Result
+  ) {
+    let alreadyCancelled = state.withLock { state in
+      if state.cancelled {
+        state.done = true
+        return true
+      }
+      state.continuation = continuation
+      state.id = register()
+      return false
+    }
+    if alreadyCancelled { continuation.resume(returning: cancelled()) }
+  }
+
+  /// Marks the call cancelled; the id to withdraw, if it is registered and not answered.
+  func cancel() -> UInt64? {
+    state.withLock { state in
+      state.cancelled = true
+      return state.done ? nil : state.id
+    }
+  }
+
+  /// Resumes the caller with `result`, unless it was resumed already.
+  func resume(_ result: Result) {
+    let continuation = state.withLock { state -> CheckedContinuation<Result, Never>? in
+      guard !state.done else { return nil }
+      state.done = true
+      defer { state.continuation = nil }
+      return state.continuation
+    }
+    continuation?.resume(returning: result)
+  }
+}
