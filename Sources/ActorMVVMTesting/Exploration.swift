@@ -69,8 +69,17 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     public let outputs: [Machine.Output]
     /// Every input sent so far, in order.
     public let inputs: [Machine.Input]
+    /// For each output, how many inputs had been sent when it was emitted
+    /// (`inputs[..<n]`): which tap an answer's output followed.
+    public let inputsBeforeOutput: [Int]
     /// The calls waiting for an answer (`geocode("Seoul")`), in the order they were made.
     public let pendingCalls: [String]
+    /// Every event so far, in order: what a reference model of the rules
+    /// replays to say what the state should be.
+    public let steps: [ExplorationStep<Machine.Input>]
+    /// The world of this execution: what its stubs remembered
+    /// (``ExplorationWorld/remembered(_:as:)``).
+    public let world: ExplorationWorld
   }
 
   /// A named rule over an ``Observation``.
@@ -233,6 +242,10 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     let listener: Task<Void, Never>
     private(set) var state: Machine.State
     private(set) var sent: [Machine.Input] = []
+    /// ``Observation/inputsBeforeOutput``.
+    private(set) var stamps: [Int] = []
+    /// The events performed so far.
+    private(set) var performed: [ExplorationStep<Machine.Input>] = []
 
     init(_ exploration: Exploration) async {
       self.exploration = exploration
@@ -247,10 +260,13 @@ public struct Exploration<Machine: StateMachine>: Sendable {
 
     var outputs: [Machine.Output] { collected.withLock { $0 } }
 
-    /// Waits until nothing can run, then reads the state.
+    /// Waits until nothing can run, then reads the state and stamps the
+    /// outputs the step emitted.
     func settle() async {
       _ = await world.clock.settle()
       state = await feature.state
+      let count = collected.withLock { $0.count }
+      while stamps.count < count { stamps.append(sent.count) }
     }
 
     func perform(_ event: ExplorationStep<Machine.Input>) async -> Bool {
@@ -267,6 +283,7 @@ public struct Exploration<Machine: StateMachine>: Sendable {
         guard let next = world.clock.nextDeadline else { return false }
         await world.clock.advance(to: next)
       }
+      performed.append(event)
       await settle()
       return true
     }
@@ -275,7 +292,8 @@ public struct Exploration<Machine: StateMachine>: Sendable {
 
     func brokenInvariant() -> String? {
       let observation = Observation(
-        state: state, outputs: outputs, inputs: sent, pendingCalls: world.calls.map(\.label))
+        state: state, outputs: outputs, inputs: sent, inputsBeforeOutput: stamps,
+        pendingCalls: world.calls.map(\.label), steps: performed, world: world)
       let settled = self.settled
       for invariant in exploration.invariants where !invariant.onlyWhenSettled || settled {
         if !invariant.holds(observation) {
@@ -296,7 +314,9 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       case .script: inputs = "\(sent.count)"
       case .alphabet: inputs = String(reflecting: sent)
       }
-      return [String(reflecting: state), String(reflecting: outputs), calls, timers, inputs].joined(separator: "|")
+      return [
+        String(reflecting: state), String(reflecting: outputs), calls, timers, inputs, world.rememberedDescription,
+      ].joined(separator: "|")
     }
 
     func nextSteps() -> [Step] {

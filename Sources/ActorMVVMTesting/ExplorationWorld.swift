@@ -43,6 +43,26 @@ public final class ExplorationWorld: Sendable {
     ExploredCall(name: name, world: self, answers: answers, whenCancelled: whenCancelled)
   }
 
+  private let memory = Locked<[String: any Sendable]>([:])
+
+  /// Keeps `value` under `key` for the invariants to read: what a stub
+  /// that is not explored did (the records a repository saved).
+  public func remember(_ value: some Sendable, as key: String) {
+    memory.withLock { $0[key] = value }
+  }
+
+  /// Everything remembered, as text: part of a state's key.
+  var rememberedDescription: String {
+    memory.withLock { memory in
+      memory.keys.sorted().map { "\($0)=\(String(reflecting: memory[$0]!))" }.joined(separator: ",")
+    }
+  }
+
+  /// The value last remembered under `key`, if it is a `T`.
+  public func remembered<T>(_ key: String, as type: T.Type = T.self) -> T? {
+    memory.withLock { $0[key] as? T }
+  }
+
   /// The calls pending now, in the order they were made.
   var calls: [Pending] { pending.withLock { $0.calls } }
 
