@@ -39,11 +39,12 @@ import ActorMVVM
 /// first, so the first order that breaks an invariant is a shortest one.
 /// Two paths that reach the same *state* — the subject's observed value
 /// (compared by its description), the outputs so far, the calls pending
-/// (by name and argument), the inputs left and the timers set — are one:
-/// only the first is explored further. (So a stubbed call's name and
-/// argument must say what its caller will do with the answer, as a
-/// request/response dependency's do.) The report counts executions and
-/// distinct states.
+/// (by name and argument), the timers set, what stubs remembered, and as
+/// much of the past as the invariants read (``History``: the inputs sent,
+/// by default) — are one: only the first is explored further. (So a
+/// stubbed call's name and argument must say what its caller will do with
+/// the answer, as a request/response dependency's do.) The report counts
+/// executions and distinct states.
 ///
 /// **Deterministic.** The events after each step are listed in one order
 /// (inputs, then pending calls in the order they were made, then time),
@@ -90,9 +91,22 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     let holds: @Sendable (Observation) -> Bool
   }
 
+  /// What of the past the invariants read — and so what must tell two
+  /// states apart besides the present (see ``Exploration``'s deduplication).
+  public enum History: Sendable {
+    /// Nothing: states that look alike now are one, however they were reached.
+    case none
+    /// The inputs sent (``Observation/inputs``, ``Observation/inputsBeforeOutput``).
+    case inputs
+    /// Every event (``Observation/steps``): a reference model replaying them.
+    case events
+  }
+
   let inputs: InputPlan
   let build: @Sendable (ExplorationWorld) -> (Machine, Machine.State)
   var invariants: [Invariant] = []
+  /// What of the past the invariants read; `.inputs` by default.
+  public var history: History = .inputs
   /// Events per path, at most.
   public var maxDepth: Int
   /// Executions in all, at most.
@@ -109,6 +123,14 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     self.build = feature
     self.maxDepth = maxDepth
     self.maxExecutions = maxExecutions
+  }
+
+  /// The same exploration, telling states apart by as much of the past as
+  /// `history` says the invariants read.
+  public func reading(_ history: History) -> Self {
+    var copy = self
+    copy.history = history
+    return copy
   }
 
   /// Adds a rule checked after every step.
@@ -297,7 +319,9 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       let settled = self.settled
       for invariant in exploration.invariants where !invariant.onlyWhenSettled || settled {
         if !invariant.holds(observation) {
+          let remembered = world.rememberedDescription
           return "\"\(invariant.name)\" does not hold: " + Secrets.describe(state)
+            + (remembered.isEmpty ? "" : " (remembered: \(remembered))")
         }
       }
       return nil
@@ -307,12 +331,13 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     var key: String {
       let calls = world.calls.map(\.label).joined(separator: ",")
       let timers = world.clock.sleeperDeadlines.map { "\(world.clock.now.duration(to: $0))" }.joined(separator: ",")
-      // What was sent matters to the invariants, which may read it; the
-      // order in which a script's inputs went is fixed, so its count says it.
+      // The past, as much of it as the invariants read. (A script's inputs
+      // go in a fixed order: their count says which were sent.)
       let inputs: String
-      switch exploration.inputs {
-      case .script: inputs = "\(sent.count)"
-      case .alphabet: inputs = String(reflecting: sent)
+      switch (exploration.history, exploration.inputs) {
+      case (.none, _), (.inputs, .script): inputs = "\(sent.count)"
+      case (.inputs, .alphabet): inputs = String(reflecting: sent)
+      case (.events, _): inputs = performed.map(\.description).joined(separator: ";")
       }
       return [
         String(reflecting: state), String(reflecting: outputs), calls, timers, inputs, world.rememberedDescription,
@@ -336,6 +361,7 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     }
 
     func finish() async {
+      world.close()
       await feature.finish()
       await listener.value
     }

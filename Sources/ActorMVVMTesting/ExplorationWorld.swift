@@ -15,9 +15,11 @@ public final class ExplorationWorld: Sendable {
     let label: String
     let answers: [String]
     let resume: @Sendable (Int) -> Void
+    /// Resumes the caller as if it had been cancelled.
+    let cancel: @Sendable () -> Void
   }
 
-  private let pending = Locked<(next: UInt64, calls: [Pending])>((0, []))
+  private let pending = Locked<(next: UInt64, calls: [Pending], closed: Bool)>((0, [], false))
 
   /// The clock the subject's timers must sleep on: the explorer moves it
   /// to the next deadline as one of its events.
@@ -66,13 +68,31 @@ public final class ExplorationWorld: Sendable {
   /// The calls pending now, in the order they were made.
   var calls: [Pending] { pending.withLock { $0.calls } }
 
-  /// Registers a call; returns its id.
-  func register(label: String, answers: [String], resume: @escaping @Sendable (Int) -> Void) -> UInt64 {
+  /// Registers a call; returns its id, or nil once the world is closed
+  /// (the caller then ends as if cancelled).
+  func register(
+    label: String, answers: [String], resume: @escaping @Sendable (Int) -> Void,
+    cancel: @escaping @Sendable () -> Void
+  ) -> UInt64? {
     pending.withLock { state in
+      guard !state.closed else { return nil }
       state.next += 1
-      state.calls.append(Pending(id: state.next, label: label, answers: answers, resume: resume))
+      state.calls.append(Pending(id: state.next, label: label, answers: answers, resume: resume, cancel: cancel))
       return state.next
     }
+  }
+
+  /// Ends the execution's world: every pending call, and every call made
+  /// from now on, ends as if its caller were cancelled — so work the
+  /// subject started outside its effects (a `Task {}` awaiting a call)
+  /// cannot keep it from finishing.
+  func close() {
+    let calls = pending.withLock { state in
+      state.closed = true
+      defer { state.calls = [] }
+      return state.calls
+    }
+    for call in calls { call.cancel() }
   }
 
   /// Removes the call `id` if it is still pending; true if it was.
@@ -102,7 +122,9 @@ public struct ExploredCall<Argument: Sendable, Value: Sendable, Failure: Error>:
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         call.wait(continuation) {
-          world.register(label: label, answers: choices.map(Self.describe)) { call.resume(choices[$0]) }
+          world.register(
+            label: label, answers: choices.map(Self.describe), resume: { call.resume(choices[$0]) },
+            cancel: { call.resume(cancelled) })
         } orResume: {
           cancelled
         }
@@ -133,20 +155,21 @@ final class CallState<Result: Sendable>: Sendable {
   private let state = Locked(State())
 
   /// Stores `continuation` and registers the call (`register` returns its
-  /// id) — or, if the caller was cancelled first, resumes it with `cancelled()`.
+  /// id) — or, if the caller was cancelled first or the world is closed,
+  /// resumes it with `cancelled()`.
   func wait(
-    _ continuation: CheckedContinuation<Result, Never>, register: () -> UInt64, orResume cancelled: () -> Result
+    _ continuation: CheckedContinuation<Result, Never>, register: () -> UInt64?, orResume cancelled: () -> Result
   ) {
-    let alreadyCancelled = state.withLock { state in
-      if state.cancelled {
-        state.done = true
-        return true
+    let resumeNow = state.withLock { state in
+      if !state.cancelled, let id = register() {
+        state.continuation = continuation
+        state.id = id
+        return false
       }
-      state.continuation = continuation
-      state.id = register()
-      return false
+      state.done = true
+      return true
     }
-    if alreadyCancelled { continuation.resume(returning: cancelled()) }
+    if resumeNow { continuation.resume(returning: cancelled()) }
   }
 
   /// Marks the call cancelled; the id to withdraw, if it is registered and not answered.

@@ -13,6 +13,10 @@ import Storage
 /// - **One refresh at a time:** callers that find the token expired while a
 ///   refresh is running await that refresh instead of starting another
 ///   (20 concurrent requests → one refresh call).
+/// - **A new session wins:** a login (or a logout) while a refresh is in
+///   flight discards that refresh's answer, so an earlier member's renewed
+///   session never replaces a later member's (found by exploring every
+///   order: `SessionExplorationTests`).
 /// - **A failed refresh logs out:** the session is cleared, the store
 ///   forgets it, and ``users`` publishes `nil`, which the coordinator turns
 ///   into a trip to the login screen.
@@ -52,7 +56,11 @@ public actor SessionManager: SessionUseCase {
 
   public func currentUser() -> User? { session?.user }
 
+  /// Starts `session` (a login, or a refresh's renewal) and stores it. A
+  /// refresh still in flight belonged to the session before: its answer is
+  /// not applied when it lands (it would put the earlier member back).
   public func start(_ session: LoginSession) async {
+    refreshing = nil
     apply(session)
     try? await store?.set(StoredSession(session: session), forKey: Self.storageKey)
   }
@@ -115,7 +123,9 @@ public actor SessionManager: SessionUseCase {
     }
     let result = await task.value
     // The first caller back applies the result; the others find it applied.
-    if refreshing != nil {
+    // A refresh that is no longer the one in flight (a login, a logout or a
+    // newer refresh came since) is not applied.
+    if refreshing == task {
       refreshing = nil
       switch result {
       case .success(let renewed): await start(renewed)
