@@ -87,6 +87,9 @@ struct WeatherExplorationTests {
   .invariant("the labels show the latest city asked for, never a superseded one") {
     WeatherWorld.showsOnlyTheLatest($0.state, inputs: $0.inputs, pendingCalls: $0.pendingCalls)
   }
+  .invariant("one call at most is pending: a superseded lookup's call ends with its cancellation") {
+    $0.pendingCalls.count <= 1
+  }
   .whenSettled(
     "once nothing is in flight: the latest city's weather or none, and isLoading false", WeatherWorld.settledOnTheLatest
   )

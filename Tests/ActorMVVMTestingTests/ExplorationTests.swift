@@ -1,0 +1,104 @@
+import ActorMVVM
+import ActorMVVMTesting
+import Testing
+
+/// A reminder: `remind` sets a one-second timer on the world's clock,
+/// `dismiss` clears it; when it fires, `reminded` is set.
+struct Reminder: StateMachine {
+  struct State: Equatable, Sendable {
+    var dismissed = false
+    var reminded = false
+    var remindedAfterDismissal = false
+  }
+  enum Input: Sendable { case remind, dismiss, fired }
+  typealias Output = Never
+
+  let clock: TestClock
+  /// The bug to put back: the timer is not cancelled by `dismiss`.
+  var cancelsTimer = true
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .remind:
+      state.dismissed = false
+      let clock = self.clock
+      return .run(id: "timer") { send in
+        guard (try? await clock.sleep(for: .seconds(1))) != nil else { return }
+        send(.fired)
+      }
+    case .dismiss:
+      state.dismissed = true
+      return cancelsTimer ? .cancel(id: "timer") : .none
+    case .fired:
+      state.reminded = true
+      if state.dismissed { state.remindedAfterDismissal = true }
+      return .none
+    }
+  }
+}
+
+@Suite("Exploration: the tool itself")
+struct ExplorationTests {
+  static func reminder(cancelsTimer: Bool) -> Exploration<Reminder> {
+    Exploration<Reminder>(inputs: .script([.remind, .dismiss])) { world in
+      (Reminder(clock: world.clock, cancelsTimer: cancelsTimer), .init())
+    }
+    .invariant("a dismissed reminder never fires") { !$0.state.remindedAfterDismissal }
+  }
+
+  @Test(
+    "Timers are events: the clock moves to the next deadline as one of the orders, and a timer that should have been cancelled is caught"
+  )
+  func timersAreExplored() async throws {
+    let shipped = await Self.reminder(cancelsTimer: true).explore()
+    #expect(shipped.failure == nil, "\(shipped)")
+    #expect(shipped.exhaustive)
+    let broken = await Self.reminder(cancelsTimer: false).explore()
+    let failure = try #require(broken.failure)
+    #expect(
+      failure.steps.map { $0.description } == ["send remind", "send dismiss", "advance time to the next deadline"])
+  }
+
+  @Test("The same exploration explores the same orders: equal counts and the same failure on every run")
+  func deterministic() async throws {
+    let first = await Self.reminder(cancelsTimer: false).explore()
+    for _ in 0..<5 {
+      let again = await Self.reminder(cancelsTimer: false).explore()
+      #expect(again.executions == first.executions && again.distinctStates == first.distinctStates)
+      #expect(again.failure?.timeline == first.failure?.timeline)
+    }
+    let shipped = await finderExploration.explore()
+    let shippedAgain = await finderExploration.explore()
+    #expect("\(shipped)" == "\(shippedAgain)")
+  }
+
+  @Test("A bound on executions stops the exploration and the report says it was not exhaustive")
+  func boundedExecutions() async {
+    var exploration = Self.reminder(cancelsTimer: true)
+    exploration.maxExecutions = 2
+    let report = await exploration.explore()
+    #expect(!report.exhaustive)
+    #expect(report.executions == 2)
+    #expect("\(report)".contains("not exhaustive"))
+  }
+
+  @Test("Two searches pending at once are answered in either order; a replayed step that cannot happen says so")
+  func callsAnsweredInEveryOrder() async throws {
+    // Without cancellation, two searches pending at once: both answer orders are explored.
+    let report = await finderExploration.explore()
+    let failure = try #require(report.failure)
+    #expect(failure.steps.count == 3)
+    // A replay of an answer to a call that is not pending could not happen.
+    let impossible = await finderExploration.replay([.answer(#"search("z")"#, 0)])
+    #expect(impossible.brokenInvariant?.contains("could not happen") == true)
+  }
+
+  @Test("A depth bound limits the paths explored")
+  func depthBound() async {
+    var exploration = Self.reminder(cancelsTimer: true)
+    exploration.maxDepth = 1
+    let report = await exploration.explore()
+    #expect(report.deepest == 1)
+    #expect(report.failure == nil)
+  }
+}
