@@ -71,6 +71,8 @@ let package = Package(
       ]),
     .executableTarget(name: "repl", dependencies: ["ReplCore", "Storage"]),
     .executableTarget(name: "Benchmarks", dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI"]),
+    // Exploring every order, timed: apart from Benchmarks, whose rows the testing module's job count would change.
+    .executableTarget(name: "ExplorationBenchmark", dependencies: ["ActorMVVM", "ActorMVVMTesting", "WeatherFeature"]),
     // Tests mirror the products: the runtime, the operators, the testing tools
     // (each beside the helpers they share, in TestSupport).
     .target(name: "TestSupport", dependencies: ["ActorMVVM", "ActorMVVMTesting"], path: "Tests/TestSupport"),
