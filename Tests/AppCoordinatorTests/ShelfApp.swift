@@ -67,6 +67,8 @@ struct ShelfDependencies: Sendable {
   let counters: LifetimeCounters
   /// Builds a test holds on purpose (``BuildHolds``).
   let holds = BuildHolds()
+  /// When exploring: every build waits for the explorer to let it finish.
+  var builds: ExploredCall<String, Bool, CancellationError>?
 
   /// A feature for `route`'s screen, counted in the app's counters (once
   /// any hold on the route is released).
@@ -74,6 +76,7 @@ struct ShelfDependencies: Sendable {
     -> Feature<Machine>
   {
     await holds.pass(route)
+    if let builds { _ = try? await builds("\(route)") }
     return Feature(machine, initialState: initialState, counters: counters)
   }
 }
@@ -196,8 +199,10 @@ struct ShelfApp: CoordinatedApp {
   let flow = ShelfFlow()
   let dependencies: ShelfDependencies
 
-  init(counters: LifetimeCounters = LifetimeCounters()) {
-    dependencies = ShelfDependencies(counters: counters)
+  init(counters: LifetimeCounters = LifetimeCounters(), builds: ExploredCall<String, Bool, CancellationError>? = nil) {
+    var dependencies = ShelfDependencies(counters: counters)
+    dependencies.builds = builds
+    self.dependencies = dependencies
   }
 
   var counters: LifetimeCounters { dependencies.counters }
