@@ -42,9 +42,10 @@ enum BenchmarkMain {
       case "combine-relays": print(await Workloads.combineLatestRelays(events: 1_000_000))
       case "effects": print(await Workloads.supersedingEffects(count: 500_000))
       case "flatmaplatest": print(await Workloads.flatMapLatestOperator(events: 500_000))
+      case "memory": print(await Workloads.idleFeatureBytes(count: 10_000).0)
       default:
         print(
-          "unknown workload \(workload): inputs, fanout, fanout-stream, state-fanout, combine, combine-relays, effects, flatmaplatest"
+          "unknown workload \(workload): inputs, fanout, fanout-stream, state-fanout, combine, combine-relays, effects, flatmaplatest, memory"
         )
       }
       return
