@@ -34,15 +34,8 @@ struct TerminalModeTests {
     .timeLimit(.minutes(1)))
   func terminalRendersAsChangesLand() async throws {
     let (defaultCity, seoul) = (TestGate(), TestGate())
-    let client = HeldBackend(
-      backend: EmbeddedBackend(.init(latency: .zero)), held: ["name=McGaheysville": defaultCity, "name=Seoul": seoul])
-    let app = AppCoordinator(
-      InterviewApp(
-        AppConfiguration(httpClient: client, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)))
-    let output = OutputLines()
-    let session = ReplSession(coordinator: app) { output.append($0) }  // no clock: real time
-    await session.start()
-    await app.settle()  // the intro has checked the service and shown login
+    // Real time; the intro has checked the service and shown login.
+    let (_, session, output) = await heldSession(["name=McGaheysville": defaultCity, "name=Seoul": seoul])
     #expect(await session.handle("open weather"))  // the default city's lookup is held
 
     defaultCity.open()
@@ -78,14 +71,7 @@ struct TerminalModeTests {
     .timeLimit(.minutes(1)))
   func acknowledgementsAfterSettling() async throws {
     let seoul = TestGate()
-    let client = HeldBackend(backend: EmbeddedBackend(.init(latency: .zero)), held: ["name=Seoul": seoul])
-    let app = AppCoordinator(
-      InterviewApp(
-        AppConfiguration(httpClient: client, weatherbitKey: EmbeddedBackend.demoWeatherbitKey, naverCredentials: nil)))
-    let output = OutputLines()
-    let session = ReplSession(coordinator: app) { output.append($0) }  // real time
-    await session.start()
-    await app.settle()
+    let (_, session, output) = await heldSession(["name=Seoul": seoul])
     for line in ["id alice", "password secret", "login"] { #expect(await session.handle(line)) }
     await session.settled()
     #expect(output.lines.contains { $0.hasSuffix("→ root home") }, "\(output.lines)")
