@@ -399,6 +399,24 @@ where
     @usableFromInline let c: C
     @usableFromInline let d: D
     @usableFromInline var reader = OperatorReader<Machine>()
+    /// Set on the first `next()` when three upstreams are immediate with one
+    /// element each: the operator is then a `map` over the fourth, whose
+    /// iterator lives in its own stored property and is advanced in place
+    /// (moving a nested chain's iterator in and out of an enum copied every
+    /// level below it on every element).
+    @usableFromInline var passThrough = PassThrough.undecided
+    @usableFromInline var firstSingle: A.Element?
+    @usableFromInline var secondSingle: B.Element?
+    @usableFromInline var thirdSingle: C.Element?
+    @usableFromInline var fourthSingle: D.Element?
+    @usableFromInline var liveA: A.AsyncIterator?
+    @usableFromInline var liveB: B.AsyncIterator?
+    @usableFromInline var liveC: C.AsyncIterator?
+    @usableFromInline var liveD: D.AsyncIterator?
+
+    /// Whether, and over which upstream, the operator passes elements through.
+    @usableFromInline
+    enum PassThrough: Sendable { case undecided, no, a, b, c, d, ended }
 
     @inlinable init(a: A, b: B, c: C, d: D) {
       self.a = a
@@ -410,9 +428,25 @@ where
     @inlinable
     mutating func next() async throws(A.Failure) -> Element? { try await next(isolation: nil) }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func next(isolation actor: isolated (any Actor)?) async throws(A.Failure) -> Element? {
-      if reader.isStarted { return try await reader.next(failure: A.Failure.self, isolation: actor) }
+      switch passThrough {
+      case .a, .b, .c, .d: return try await passNext(isolation: actor)
+      default: return try await slowNext(isolation: actor)
+      }
+    }
+
+    /// `next` while combining (or before deciding, or after the end).
+    @inlinable
+    mutating func slowNext(isolation actor: isolated (any Actor)?) async throws(A.Failure) -> Element? {
+      switch passThrough {
+      case .no: return try await reader.next(failure: A.Failure.self, isolation: actor)
+      case .ended: return nil
+      case .undecided:
+        decidePassThrough()
+        if passThrough != .no { return try await passNext(isolation: actor) }
+      case .a, .b, .c, .d: return try await passNext(isolation: actor)
+      }
       return try await reader.nextCombined(
         a, b, c, d,
         emit: { values in
@@ -422,5 +456,66 @@ where
           return (first, second, third, fourth)
         }, isolation: actor)
     }
+
+    /// The pass-through's next element: the live upstream's, with the three
+    /// single elements (Rx's four-way rule reduces to this once three
+    /// upstreams have produced their one element and ended), pulled by the
+    /// consumer with no task, lock or combine state. An error from the live
+    /// upstream ends it; so does the consuming task's cancellation, at the
+    /// next `next()`; after the end, nil forever.
+    @inlinable @inline(__always)
+    mutating func passNext(isolation actor: isolated (any Actor)?) async throws(A.Failure) -> Element? {
+      let live = passThrough
+      passThrough = .ended  // until the live upstream has answered: an error or the end leaves it so
+      guard !Task.isCancelled else { return nil }  // the operator's cancellation contract
+      let element: Element?
+      switch live {
+      case .a:
+        element = try await liveA!.next(isolation: actor).map { ($0, secondSingle!, thirdSingle!, fourthSingle!) }
+      case .b:
+        element = try await liveB!.next(isolation: actor).map { (firstSingle!, $0, thirdSingle!, fourthSingle!) }
+      case .c:
+        element = try await liveC!.next(isolation: actor).map { (firstSingle!, secondSingle!, $0, fourthSingle!) }
+      case .d:
+        element = try await liveD!.next(isolation: actor).map { (firstSingle!, secondSingle!, thirdSingle!, $0) }
+      case .undecided, .no, .ended:
+        return nil
+      }
+      if element != nil { passThrough = live }
+      return element
+    }
+
+    /// Passes through if exactly three upstreams are immediate with one element each.
+    @inlinable
+    mutating func decidePassThrough() {
+      (firstSingle, secondSingle, thirdSingle, fourthSingle) = (single(a), single(b), single(c), single(d))
+      switch (firstSingle == nil, secondSingle == nil, thirdSingle == nil, fourthSingle == nil) {
+      case (true, false, false, false):
+        liveA = a.makeAsyncIterator()
+        passThrough = .a
+      case (false, true, false, false):
+        liveB = b.makeAsyncIterator()
+        passThrough = .b
+      case (false, false, true, false):
+        liveC = c.makeAsyncIterator()
+        passThrough = .c
+      case (false, false, false, true):
+        liveD = d.makeAsyncIterator()
+        passThrough = .d
+      default:
+        passThrough = .no
+      }
+    }
   }
+}
+
+/// The one element of an ``ImmediateAsyncSequence`` that has exactly one
+/// (``AsyncJust``), or nil for any other sequence.
+@inlinable
+func single<S: AsyncSequence>(_ sequence: S) -> S.Element? {
+  guard let immediate = sequence as? any ImmediateAsyncSequence else { return nil }
+  func elements<I: ImmediateAsyncSequence>(_ immediate: I) -> [Any] { immediate.immediateElements }
+  let all = elements(immediate)
+  guard all.count == 1 else { return nil }
+  return all[0] as? S.Element
 }

@@ -62,6 +62,61 @@ struct ImmediateTests {
     #expect(await Array(combined) == [16, 26, 36])
   }
 
+  @Test(
+    "Four-way combineLatest with three AsyncJusts passes the fourth through, wherever it sits: every element, in order, then the end"
+  )
+  func fourWayPassThrough() async {
+    func run(_ make: (EventRelay<Int>.Values) -> some AsyncSequence<Int, Never>) async -> [Int] {
+      let relay = EventRelay<Int>()
+      let combined = make(relay.values)
+      for value in [10, 20, 30] { relay.accept(value) }
+      relay.finish()
+      return await Array(combined)
+    }
+    let (one, two, three) = (AsyncJust(1), AsyncJust(2), AsyncJust(3))
+    #expect(
+      await run { combineLatest($0, one, two, three).map { $0 * 1000 + $1 * 100 + $2 * 10 + $3 } } == [
+        10123, 20123, 30123,
+      ])
+    #expect(
+      await run { combineLatest(one, $0, two, three).map { $0 * 1000 + $1 * 100 + $2 * 10 + $3 } } == [
+        2023, 3023, 4023,
+      ])
+    #expect(
+      await run { combineLatest(one, two, $0, three).map { $0 * 1000 + $1 * 100 + $2 * 10 + $3 } } == [
+        1303, 1403, 1503,
+      ])
+    #expect(
+      await run { combineLatest(one, two, three, $0).map { $0 * 1000 + $1 * 100 + $2 * 10 + $3 } } == [
+        1240, 1250, 1260,
+      ])
+    // Nested seven deep, as RxSwift's benchmark does: still every element.
+    let relay = EventRelay<Int>()
+    func level<S: AsyncSequence<Int, Never> & Sendable>(_ inner: S) -> some AsyncSequence<Int, Never> & Sendable {
+      combineLatest(one, one, one, inner).map { _, _, _, x in x }
+    }
+    let nested = level(level(level(level(level(level(level(relay.values)))))))
+    for value in 1...5 { relay.accept(value) }
+    relay.finish()
+    #expect(await Array(nested) == [1, 2, 3, 4, 5])
+    // Two live upstreams: combined, not passed through.
+    let (left, right) = (EventRelay<Int>(), EventRelay<Int>())
+    let both = combineLatest(one, one, left.values, right.values).map { $2 + $3 }
+    left.accept(1)
+    left.finish()
+    right.accept(10)
+    right.finish()
+    #expect(await Array(both) == [11])
+  }
+
+  @Test("Passing through, a cancelled consumer stops at its next pull, even over a stubborn upstream, wherever it sits")
+  func fourWayPassThroughCancellation() async {
+    let tester = CancelledConsumerTests()
+    let one = AsyncJust(0)
+    #expect(await tester.elementsAfterCancelling(combineLatest(Stubborn(), one, one, one).map { $0.0 }) == 0)
+    #expect(await tester.elementsAfterCancelling(combineLatest(one, one, one, Stubborn()).map { $0.3 }) == 0)
+  }
+
   @Test("With one upstream left to pull, a cancelled consumer stops at its next pull, even over a stubborn upstream")
   func inlineUpstreamCancellation() async {
     let tester = CancelledConsumerTests()
