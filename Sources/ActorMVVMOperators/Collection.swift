@@ -512,7 +512,9 @@ where
 /// The one element of an ``ImmediateAsyncSequence`` that has exactly one
 /// (``AsyncJust``), or nil for any other sequence.
 @inlinable
-func single<S: AsyncSequence>(_ sequence: S) -> S.Element? {
+func single<S: AsyncSequence>(_ sequence: S) -> S.Element? where S.Element: Sendable {
+  // Specialised for a concrete `S`, this cast folds away: free for AsyncJust.
+  if let just = sequence as? AsyncJust<S.Element> { return just.element }
   guard let immediate = sequence as? any ImmediateAsyncSequence else { return nil }
   func elements<I: ImmediateAsyncSequence>(_ immediate: I) -> [Any] { immediate.immediateElements }
   let all = elements(immediate)

@@ -57,7 +57,8 @@ where
 /// (``AsyncJust``), the rule reduces to a `map` over the fourth, and the
 /// operator is one: the consumer pulls the fourth directly, with no task,
 /// lock or combine state per element (7 nested levels: 1,362 instructions
-/// per event, against 24,672 through the machine).
+/// per event, against 24,672 through the machine; 59,181 to create such a
+/// chain, against 239,335).
 @inlinable
 public func combineLatest<
   A: AsyncSequence & Sendable, B: AsyncSequence & Sendable, C: AsyncSequence & Sendable, D: AsyncSequence & Sendable
