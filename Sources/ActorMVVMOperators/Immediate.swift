@@ -191,18 +191,17 @@ public struct AsyncFlatMapImmediateSequence<Base: AsyncSequence, Inner: Immediat
     /// `next()` for a caller isolated to `actor`, which the outer resumes on.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      while !done {
-        if Task.isCancelled { break }
-        if var current = inner {
-          // Never suspends: an immediate sequence's iterator.
-          if let element = await current.next(isolation: actor) {
-            inner = current
-            return element
-          }
+      // Cancellation is looked at once per call: the contract is "nil at the
+      // next `next()`", and each look costs a runtime call per stage.
+      guard !done, !Task.isCancelled else { return end() }
+      while true {
+        if inner != nil {
+          // Never suspends: an immediate sequence's iterator, advanced in place.
+          if let element = await inner!.next(isolation: actor) { return element }
           inner = nil
         }
         do {
-          guard let element = try await base.next(isolation: actor) else { break }
+          guard let element = try await base.next(isolation: actor) else { return end() }
           inner = transform(element).makeAsyncIterator()
         } catch {
           done = true
@@ -210,6 +209,11 @@ public struct AsyncFlatMapImmediateSequence<Base: AsyncSequence, Inner: Immediat
           throw error
         }
       }
+    }
+
+    /// Ends the iteration: nil now and forever.
+    @inlinable
+    mutating func end() -> Element? {
       done = true
       inner = nil
       return nil
