@@ -8,16 +8,18 @@ import ActorMVVM
 /// breaks this rule", or prints the shortest order that does.
 ///
 /// ```swift
-/// let report = await Exploration(
-///   inputs: .script([.cityEntered("Seoul"), .cityEntered("Busan")]),
-///   feature: { world in
-///     (WeatherMachine(geocoder: StubGeocoder(world), weather: StubWeather(world)), .init())
-///   }
-/// )
-/// .invariant("never a superseded city") { state, _ in state.locationName != "Seoul" }
+/// let report = await Exploration<Finder>(inputs: .script([.queryChanged("a"), .queryChanged("ab")])) { world in
+///   let search = world.call(
+///     "search", answers: { (query: String) in [.success([query.uppercased()]), .failure(SearchError.offline)] },
+///     whenCancelled: SearchError.cancelled)
+///   return (Finder(search: search), .init())
+/// }
+/// .invariant("results are for the query shown") { $0.state.results.isEmpty || $0.state.resultsQuery == $0.state.query }
 /// .explore()
 /// #expect(report.failure == nil, "\(report)")
 /// ```
+///
+/// (The article *Exploring every order* walks through this example.)
 ///
 /// **How.** Each *execution* builds the subject afresh in a new
 /// ``ExplorationWorld`` and replays a path of events on the real runtime
@@ -53,6 +55,15 @@ import ActorMVVM
 ///
 /// **Bounds.** `maxDepth` events per path; `maxExecutions` in all (a
 /// report that hits it says so: the exploration was not exhaustive).
+///
+/// **Concurrency.** `explore()` and `replay(_:)` may be called from any
+/// task; executions run one after another, each finished (its feature's
+/// `finish()` awaited, its world closed) before the next begins. The
+/// invariants are called on the exploring task, between events. Cancelling
+/// the exploring task stops the exploration after the execution under way;
+/// the report then says it was not exhaustive. Exact idle is the
+/// process's: explorations in tests that run in parallel wait for each
+/// other's steps to park, and stay deterministic.
 public struct Exploration<Machine: StateMachine>: Sendable {
   /// The inputs a user sends.
   public enum InputPlan: Sendable {
@@ -159,7 +170,7 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     var executions = 0
     var deepest = 0
     while head < queue.count {
-      guard executions < maxExecutions else {
+      guard executions < maxExecutions, !Task.isCancelled else {
         return ExplorationReport(
           executions: executions, distinctStates: seen.count, deepest: deepest, exhaustive: false, failure: nil)
       }
@@ -405,7 +416,7 @@ public struct ExplorationReport<Machine: StateMachine>: Sendable, CustomStringCo
     guard let failure else {
       return exhaustive
         ? "explored \(counts): every invariant held"
-        : "stopped after \(counts) (maxExecutions): every invariant held so far, not exhaustive"
+        : "stopped after \(counts) (maxExecutions, or cancelled): every invariant held so far, not exhaustive"
     }
     return "after \(counts), the shortest order that breaks an invariant:\n\(failure.timeline)"
   }

@@ -93,6 +93,17 @@ struct ExplorationTests {
     #expect(impossible.brokenInvariant?.contains("could not happen") == true)
   }
 
+  @Test("Cancelling the exploring task stops the exploration; the report says it was not exhaustive")
+  func cancellationStops() async {
+    let report = await Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return await Self.reminder(cancelsTimer: false).explore()
+    }.value
+    #expect(!report.exhaustive)
+    #expect(report.failure == nil)
+    #expect(report.executions == 0)
+  }
+
   @Test("A depth bound limits the paths explored")
   func depthBound() async {
     var exploration = Self.reminder(cancelsTimer: true)
