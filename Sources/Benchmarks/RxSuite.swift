@@ -71,6 +71,12 @@ enum RxSuite {
       name: "feature mailbox inputs", unit: "event", count: 2_000_000, check: { $1 == $0 },
       run: { count in await mailboxInputs(count) },
       baseline: { count in await plainActorInputs(count) }),
+    // Issue #36's headline row: the same feature against a plain actor
+    // awaited from one task, `await actor.add()` per input (no stream).
+    RxWorkload(
+      name: "feature mailbox inputs vs awaited actor calls", unit: "event", count: 2_000_000, check: { $1 == $0 },
+      run: { count in await mailboxInputs(count) },
+      baseline: { count in await awaitedActorInputs(count) }),
   ]
 
   /// Runs `workload` (or its baseline) over `count` and checks the sum.
@@ -100,6 +106,14 @@ enum RxSuite {
 
   /// The baseline: a plain actor that iterates an `AsyncStream` in its own
   /// isolation (no hop per input), the stream fed by the same one sender.
+  /// The baseline a reader asks about first ("why not just use an
+  /// actor?"): one task awaiting a plain actor's method per input.
+  static func awaitedActorInputs(_ count: Int) async -> Int {
+    let counter = PlainCounter()
+    for _ in 0..<count { await counter.add() }
+    return await counter.count
+  }
+
   static func plainActorInputs(_ count: Int) async -> Int {
     let counter = PlainCounter()
     let (stream, continuation) = AsyncStream<Void>.makeStream()
