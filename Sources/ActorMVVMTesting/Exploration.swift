@@ -182,7 +182,7 @@ public struct Exploration<Machine: StateMachine>: Sendable {
         let timeline = await narrate(path)
         return ExplorationReport(
           executions: executions, distinctStates: seen.count, deepest: deepest, exhaustive: false,
-          failure: ExplorationFailure(invariant: broken, steps: path.map(\.event), timeline: timeline))
+          failure: ExplorationFailure(invariant: broken, steps: path, timeline: timeline))
       }
       guard seen.insert(run.key).inserted else { continue }
       deepest = max(deepest, path.count)
@@ -214,10 +214,8 @@ public struct Exploration<Machine: StateMachine>: Sendable {
 
   // MARK: One execution
 
-  /// One event of a path, as the explorer chose it.
-  struct Step: Sendable {
-    let event: ExplorationStep<Machine.Input>
-  }
+  /// One event of a path.
+  typealias Step = ExplorationStep<Machine.Input>
 
   struct Run {
     let key: String
@@ -227,10 +225,10 @@ public struct Exploration<Machine: StateMachine>: Sendable {
 
   private func execute(_ path: [Step]) async -> Run {
     let execution = await Execution(self)
-    for step in path.dropLast() { _ = await execution.perform(step.event) }
+    for step in path.dropLast() { _ = await execution.perform(step) }
     var broken: String?
     if let last = path.last {
-      _ = await execution.perform(last.event)
+      _ = await execution.perform(last)
       broken = execution.brokenInvariant()
     }
     let run = Run(key: execution.key, next: execution.nextSteps(), broken: broken)
@@ -245,9 +243,9 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     var before = execution.state
     var outputCount = 0
     for (index, step) in path.enumerated() {
-      _ = await execution.perform(step.event)
+      _ = await execution.perform(step)
       let state = execution.state
-      var line = "\(index + 1). \(step.event)"
+      var line = "\(index + 1). \(step)"
       let changes = StateDiff.changes(from: before, to: state, describe: Secrets.describe)
       if !changes.isEmpty {
         line +=
@@ -359,15 +357,15 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       var steps: [Step] = []
       switch exploration.inputs {
       case .script(let script):
-        if sent.count < script.count { steps.append(Step(event: .send(script[sent.count]))) }
+        if sent.count < script.count { steps.append(.send(script[sent.count])) }
       case .alphabet(let letters, let count):
-        if sent.count < count { steps += letters.map { Step(event: .send($0)) } }
+        if sent.count < count { steps += letters.map { .send($0) } }
       }
       var labels: Set<String> = []
       for call in world.calls where labels.insert(call.label).inserted {
-        for answer in call.answers.indices { steps.append(Step(event: .answer(call.label, answer))) }
+        for answer in call.answers.indices { steps.append(.answer(call.label, answer)) }
       }
-      if world.clock.nextDeadline != nil { steps.append(Step(event: .advanceTime)) }
+      if world.clock.nextDeadline != nil { steps.append(.advanceTime) }
       return steps
     }
 
