@@ -74,26 +74,10 @@ extension Screen {
   /// Its commands (none if it has no view).
   func commands() -> [ScreenCommand] { view?.commands() ?? [] }
 
-  /// Its fields now (none if it has no view).
-  func fields() async -> [Field] {
-    guard let view else { return [] }
-    func read<View: ScreenView>(_ view: View) async -> [Field] { view.fields(of: await view.feature.state) }
-    return await read(view)
-  }
-
   /// Its hidden fields now (none if it has no view).
   func hiddenFields() async -> [Field] {
     guard let view else { return [] }
     func read<View: ScreenView>(_ view: View) async -> [Field] { view.hiddenFields(of: await view.feature.state) }
-    return await read(view)
-  }
-
-  /// Its masked fields' fingerprints now (none if it has no view).
-  func secretFingerprints() async -> [String: Int] {
-    guard let view else { return [:] }
-    func read<View: ScreenView>(_ view: View) async -> [String: Int] {
-      view.secretFingerprints(of: await view.feature.state)
-    }
     return await read(view)
   }
 
