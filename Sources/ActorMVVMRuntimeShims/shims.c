@@ -6,3 +6,51 @@ static _Thread_local int running_path = 0;
 
 int actormvvm_quiescence_running_path(void) { return running_path; }
 void actormvvm_quiescence_set_running_path(int path) { running_path = path; }
+
+#include "ActorMVVMLock.h"
+
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// Per thread, so a test can tell its own threads' slow paths from others'.
+static _Thread_local uint64_t lock_waits = 0;
+static _Thread_local uint64_t lock_wakes = 0;
+
+void actormvvm_lock_wait(uint32_t *word) {
+  lock_waits += 1;
+  // Marked contended whoever held it, so its release wakes a sleeper; the
+  // exchange that finds it free takes it (still marked: one spare wake at worst).
+  while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE) != 0) {
+    // Returns at once if the word is no longer 2 (released meanwhile), or
+    // when woken, or spuriously: each case retries the exchange.
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+  }
+}
+
+void actormvvm_lock_wake(uint32_t *word) {
+  lock_wakes += 1;
+  syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+#else
+#include <sched.h>
+
+// Per thread, so a test can tell its own threads' slow paths from others'.
+static _Thread_local uint64_t lock_waits = 0;
+static _Thread_local uint64_t lock_wakes = 0;
+
+// Elsewhere `Locked` uses a pthread mutex; this fallback only keeps the
+// shim whole (it yields instead of sleeping).
+void actormvvm_lock_wait(uint32_t *word) {
+  lock_waits += 1;
+  while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE) != 0) { sched_yield(); }
+}
+
+void actormvvm_lock_wake(uint32_t *word) { lock_wakes += 1; }
+#endif
+
+uint64_t actormvvm_lock_wait_count(void) { return lock_waits; }
+uint64_t actormvvm_lock_wake_count(void) { return lock_wakes; }
+
+uint32_t actormvvm_lock_word(uint32_t *word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }

@@ -1,4 +1,6 @@
-#if canImport(Glibc)
+#if os(Linux)
+  import ActorMVVMRuntimeShims
+#elseif canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
@@ -6,22 +8,29 @@
   import Darwin
 #endif
 
-/// A value guarded by a `pthread_mutex_t`: the lock under every relay,
-/// mailbox and channel in ActorMVVM.
+/// A value guarded by a lock: the lock under every relay, mailbox and
+/// channel in ActorMVVM.
 ///
-/// Why not `Synchronization.Mutex`? On Linux it is built on futexes inside
-/// the standard library, which the thread sanitizer does not see, so every
-/// access through it is reported as a race and `Scripts/stress.sh` could not
-/// tell a real race from a false one. The sanitizer intercepts pthread
-/// mutexes, so with this lock its reports mean something.
+/// On Linux the lock is one 32-bit word (`ActorMVVMLock.h`): taken with
+/// one compare-and-swap, released with one exchange, compiled into the
+/// caller; only a contended lock sleeps, on a futex. Elsewhere it is a
+/// `pthread_mutex_t`.
 ///
-/// The value and the mutex share one heap allocation (a `ManagedBuffer`:
-/// the value as its header, the mutex as its single element), so a lock
+/// Why not `Synchronization.Mutex`? On Linux its atomics live inside the
+/// standard library, which the thread sanitizer does not instrument, so
+/// every access through it is reported as a race and `Scripts/stress.sh`
+/// could not tell a real race from a false one. This lock's atomics are
+/// compiled into ActorMVVM and its clients, where the sanitizer sees them
+/// (acquire on taking, release on releasing), so its reports mean
+/// something; `LockedStressTests` runs under it.
+///
+/// The value and the lock share one heap allocation (a `ManagedBuffer`:
+/// the value as its header, the lock as its single element), so a lock
 /// costs one object, not two.
 ///
 /// `@unchecked Sendable` is safe because the value (the buffer's header) is
-/// read or written only inside `withLock`, between `pthread_mutex_lock` and
-/// `pthread_mutex_unlock` on the mutex stored beside it: no two threads
+/// read or written only inside `withLock`, between taking and releasing the
+/// lock stored beside it: no two threads
 /// touch it at once, and the mutex orders every access after the previous
 /// one. Only `withLock` touches `buffer` (internal rather than private so
 /// it can be inlined; no other file names `LockedStorage`, the audit),
@@ -56,31 +65,56 @@ package struct Locked<Value>: @unchecked Sendable {
   }
 }
 
-/// The storage of a ``Locked``: the value and its mutex in one allocation.
-@usableFromInline
-final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
-  @inlinable
-  static func create(_ value: Value) -> LockedStorage<Value> {
-    let buffer = create(minimumCapacity: 1) { _ in value }
-    let storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)
-    storage.withUnsafeMutablePointerToElements { mutex in
-      let status = pthread_mutex_init(mutex, nil)
-      precondition(status == 0, "pthread_mutex_init failed: \(status)")
+#if os(Linux)
+  /// The storage of a ``Locked``: the value and its lock word in one allocation.
+  @usableFromInline
+  final class LockedStorage<Value>: ManagedBuffer<Value, UInt32> {
+    @inlinable
+    static func create(_ value: Value) -> LockedStorage<Value> {
+      let buffer = create(minimumCapacity: 1) { _ in value }
+      let storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)
+      // Published to other threads only after this returns (by whatever
+      // hands them the lock), so a plain store is enough.
+      storage.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
+      return storage
     }
-    return storage
-  }
 
-  deinit {
-    // The header (the value) is deinitialised by ManagedBuffer; the mutex is ours.
-    _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
-  }
-
-  @inlinable @inline(__always)
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    try withUnsafeMutablePointers { value, mutex in
-      pthread_mutex_lock(mutex)
-      defer { pthread_mutex_unlock(mutex) }
-      return try body(&value.pointee)
+    @inlinable @inline(__always)
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+      try withUnsafeMutablePointers { value, word in
+        actormvvm_lock(word)
+        defer { actormvvm_unlock(word) }
+        return try body(&value.pointee)
+      }
     }
   }
-}
+#else
+  /// The storage of a ``Locked``: the value and its mutex in one allocation.
+  @usableFromInline
+  final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+    @inlinable
+    static func create(_ value: Value) -> LockedStorage<Value> {
+      let buffer = create(minimumCapacity: 1) { _ in value }
+      let storage = unsafeDowncast(buffer, to: LockedStorage<Value>.self)
+      storage.withUnsafeMutablePointerToElements { mutex in
+        let status = pthread_mutex_init(mutex, nil)
+        precondition(status == 0, "pthread_mutex_init failed: \(status)")
+      }
+      return storage
+    }
+
+    deinit {
+      // The header (the value) is deinitialised by ManagedBuffer; the mutex is ours.
+      _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+    }
+
+    @inlinable @inline(__always)
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+      try withUnsafeMutablePointers { value, mutex in
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value.pointee)
+      }
+    }
+  }
+#endif

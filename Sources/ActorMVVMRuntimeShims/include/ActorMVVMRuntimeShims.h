@@ -1,6 +1,8 @@
 #ifndef ACTORMVVM_RUNTIME_SHIMS_H
 #define ACTORMVVM_RUNTIME_SHIMS_H
 
+#include "ActorMVVMLock.h"
+
 /// Which of Quiescence's counting executors is running a job on this thread
 /// right now: 0 none, 1 the global pool, 2 the main actor. Set around each
 /// job the executors run; read by the self-check's probes, which so learn,
