@@ -96,6 +96,30 @@ struct FeatureGuaranteeTests {
     #expect(await Array(late) == [.emitted(500)])
   }
 
+  @Test("4. Outputs emitted before anyone subscribed reach no one; the first subscriber gets the later ones")
+  func outputsBeforeTheFirstSubscriber() async {
+    // The output relay is made by the first subscription: what came before
+    // had no subscriber, as with a relay that existed all along.
+    let feature = makeFeature()
+    for value in 0..<3 { feature.send(.emit(value)) }
+    await feature.flush()
+    #expect(feature.emittedOutputCount == 3)
+    let first = feature.outputValues
+    feature.send(.emit(3))
+    await feature.finish()
+    #expect(await Array(first) == [.emitted(3)])
+  }
+
+  @Test("4. Outputs subscribed after finish (never subscribed before) end at once", .timeLimit(.minutes(1)))
+  func outputsAfterFinish() async {
+    let feature = makeFeature()
+    feature.send(.emit(0))
+    await feature.finish()
+    #expect(await Array(feature.outputs).isEmpty)
+    #expect(await Array(feature.outputValues).isEmpty)
+    #expect(counters.subscriptions == 0)
+  }
+
   @Test("5. A superseded effect's result never lands")
   func supersededEffect() async {
     let feature = makeFeature()

@@ -128,6 +128,32 @@ struct RuntimeStressTests {
     #expect(counters.snapshot == .zero)
   }
 
+  /// The output relay is made by whichever comes first, a subscription or
+  /// `finish()`: racing them, every subscription still ends, and a
+  /// subscription made before the finish sees every output emitted after it.
+  @Test("Output subscriptions racing finish (the lazily made relay): every one ends", .timeLimit(.minutes(1)))
+  func outputSubscriptionsRaceFinish() async {
+    let counters = LifetimeCounters()
+    for round in 0..<200 {
+      let feature = Feature(Searcher(), initialState: .init(), counters: counters)
+      await withTaskGroup(of: Void.self) { group in
+        for subscriber in 0..<4 {
+          group.addTask {
+            if subscriber.isMultiple(of: 2) {
+              for await _ in feature.outputValues {}
+            } else {
+              for await _ in feature.outputs {}
+            }
+          }
+        }
+        group.addTask { await feature.finish() }
+        feature.send(.queryChanged(round))
+      }
+    }
+    await counters.waitForFeatures(atMost: 0)
+    #expect(counters.snapshot == .zero)
+  }
+
   @Test("Superseding storm: 100,000 superseding effects, no stale result lands")
   func cancellationStorm() async {
     let counters = LifetimeCounters()

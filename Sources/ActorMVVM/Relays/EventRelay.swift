@@ -73,14 +73,28 @@ public final class EventRelay<Value: Sendable>: Sendable {
   @inlinable
   public init(counters: LifetimeCounters = .shared, bufferingPolicy: BufferingPolicy = .unbounded) {
     self.counters = counters
-    switch bufferingPolicy {
-    case .unbounded: limit = 0
+    self.limit = Self.limit(of: bufferingPolicy)
+  }
+
+  /// Creates a relay whose policy is already a ``limit`` word (a feature
+  /// keeps the word and makes its relay on first subscription).
+  @inlinable
+  package init(counters: LifetimeCounters, limit: Int) {
+    self.counters = counters
+    self.limit = limit
+  }
+
+  /// `policy` as a ``limit`` word; traps on a bound below 1.
+  @inlinable
+  package static func limit(of policy: BufferingPolicy) -> Int {
+    switch policy {
+    case .unbounded: return 0
     case .bufferingOldest(let count):
       precondition(count > 0, "EventRelay: bufferingOldest(\(count)) must keep at least one event")
-      limit = count
+      return count
     case .bufferingNewest(let count):
       precondition(count > 0, "EventRelay: bufferingNewest(\(count)) must keep at least one event")
-      limit = -count
+      return -count
     }
   }
 

@@ -82,7 +82,13 @@ public final actor Feature<Machine: StateMachine> {
   /// reads the feature from inside `reduce` and fails if that touched `current`.
   @exclusivity(unchecked) @usableFromInline var current: StateSlot<State>
   @usableFromInline let stateRelay: StateRelay<State>
-  @usableFromInline let outputRelay: EventRelay<Output>
+  /// The output relay, made by the first subscription to ``outputs`` (or
+  /// by ``finish()``, so a later subscriber finds it finished): a feature
+  /// whose outputs nobody reads never allocates it, and an output emitted
+  /// while it is nil had no subscriber to deliver to (guarantee 4).
+  @usableFromInline let lazyOutputRelay = AtomicLazyReference<EventRelay<Output>>()
+  /// The outputs' buffering policy (``EventRelay/limit``), for that relay.
+  @usableFromInline let outputLimit: Int
   @usableFromInline let mailbox: Mailbox<Machine>
   @usableFromInline var runner: EffectRunner<Input, Output>
   @usableFromInline let counters: LifetimeCounters
@@ -121,7 +127,7 @@ public final actor Feature<Machine: StateMachine> {
     self.current = StateSlot(initialState)
     self.counters = counters
     self.stateRelay = StateRelay(initialState, counters: counters)
-    self.outputRelay = EventRelay(counters: counters, bufferingPolicy: outputBuffering)
+    self.outputLimit = EventRelay<Output>.limit(of: outputBuffering)
     let mailbox = Mailbox<Machine>()
     self.mailbox = mailbox
     // Initialised once, observer included: the 6.3 optimizer's copy
@@ -142,7 +148,16 @@ public final actor Feature<Machine: StateMachine> {
     var leftover: [Mailbox<Machine>.Message] = []
     for task in mailbox.close(into: &leftover).values { task.cancel() }
     stateRelay.finish()
-    outputRelay.finish()
+    // No one can subscribe any more: only a relay someone made needs finishing.
+    lazyOutputRelay.load()?.finish()
+  }
+
+  /// The output relay, made now if nobody has subscribed yet. Two callers
+  /// racing to make it get the same one (the first stored).
+  @inlinable
+  nonisolated var outputRelay: EventRelay<Output> {
+    if let relay = lazyOutputRelay.load() { return relay }
+    return lazyOutputRelay.storeIfNil(EventRelay(counters: counters, limit: outputLimit))
   }
 
   // MARK: Inputs
@@ -443,7 +458,7 @@ public final actor Feature<Machine: StateMachine> {
       let number = emitted.add(1, ordering: .relaxed).newValue
       if let cause { mailbox.noteOutputCause(cause, number: number) }
       trace?.sink(.output(output))
-      outputRelay.accept(output)
+      lazyOutputRelay.load()?.accept(output)
     }
   }
 
