@@ -2,11 +2,14 @@
 ///
 /// A subscription keeps its index, so finding its slot is O(1); a freed
 /// index is reused by the next subscriber, so the table never grows past
-/// the peak number of concurrent subscribers. Not thread-safe: it always
-/// lives inside a relay's lock (`Locked`).
+/// the peak number of concurrent subscribers. Index 0 is stored inline
+/// (most relays, a feature's state among them, have one subscriber: it
+/// costs no array); the others live in `rest`, index `i` at `rest[i - 1]`.
+/// Not thread-safe: it always lives inside a relay's lock (`Locked`).
 @usableFromInline
 struct SlotTable<Slot> {
-  @usableFromInline var slots: [Slot?] = []
+  @usableFromInline var first: Slot?
+  @usableFromInline var rest: [Slot?] = []
   @usableFromInline var free: [Int] = []
   @usableFromInline var count = 0
 
@@ -15,20 +18,24 @@ struct SlotTable<Slot> {
   @inlinable
   mutating func insert(_ slot: Slot) -> Int {
     count += 1
+    if first == nil {
+      first = slot
+      return 0
+    }
     if let index = free.popLast() {
-      slots[index] = slot
+      rest[index - 1] = slot
       return index
     }
-    slots.append(slot)
-    return slots.count - 1
+    rest.append(slot)
+    return rest.count
   }
 
   @inlinable
   @discardableResult
   mutating func remove(at index: Int) -> Slot? {
-    guard let slot = slots[index] else { return nil }
-    slots[index] = nil
-    free.append(index)
+    guard let slot = self[index] else { return nil }
+    self[index] = nil
+    if index != 0 { free.append(index) }
     count -= 1
     return slot
   }
@@ -37,15 +44,23 @@ struct SlotTable<Slot> {
   @inlinable @inline(__always)
   mutating func forEach(_ body: (inout Slot) -> Void) {
     guard count > 0 else { return }
-    for index in slots.indices where slots[index] != nil {
-      body(&slots[index]!)
+    if first != nil { body(&first!) }
+    guard !rest.isEmpty else { return }
+    for index in rest.indices where rest[index] != nil {
+      body(&rest[index]!)
     }
   }
 
   @inlinable
   subscript(index: Int) -> Slot? {
-    get { slots[index] }
-    _modify { yield &slots[index] }
+    get { index == 0 ? first : rest[index - 1] }
+    _modify {
+      if index == 0 {
+        yield &first
+      } else {
+        yield &rest[index - 1]
+      }
+    }
   }
 }
 
