@@ -56,7 +56,7 @@ public final class StateRelay<Value: Sendable>: Sendable {
 
   @usableFromInline typealias Subscription = Subscriber<Policy>
 
-  @usableFromInline let storage: Locked<SubscriberTable<Policy>>
+  @usableFromInline let cell: StateCell<Value>
   @usableFromInline let counters: LifetimeCounters
 
   /// Creates a relay holding `initialValue`.
@@ -65,82 +65,51 @@ public final class StateRelay<Value: Sendable>: Sendable {
   ///   - counters: where live subscriptions are counted.
   @inlinable
   public init(_ initialValue: Value, counters: LifetimeCounters = .shared) {
-    storage = Locked(SubscriberTable(shared: Current(value: initialValue)))
+    cell = StateCell(initialValue)
     self.counters = counters
   }
 
   /// The current value. Never suspends.
   @inlinable
-  public var value: Value { storage.withLock { $0.shared.value } }
+  public var value: Value { cell.value }
 
   /// The current value and the number of its publication (every
   /// ``accept(_:)`` that changed it counts one): two reads with the same
   /// version saw the same publication, whatever `==` says of the values.
   @inlinable
-  package var versionedValue: (value: Value, version: UInt64) {
-    storage.withLock { ($0.shared.value, $0.shared.version) }
-  }
+  package var versionedValue: (value: Value, version: UInt64) { cell.versionedValue }
 
   /// Whether ``finish()`` has been called.
   @inlinable
-  public var isFinished: Bool { storage.withLock { $0.finished } }
+  public var isFinished: Bool { cell.storage.withLock { $0.finished } }
 
   /// Subscribers registered right now.
   @inlinable
-  public var subscriberCount: Int { storage.withLock { $0.slots.count } }
+  public var subscriberCount: Int { cell.storage.withLock { $0.slots.count } }
 
   /// Replaces the value and wakes every waiting subscriber.
   /// Ignored after ``finish()``. Never suspends.
   @inlinable
-  public func accept(_ newValue: Value) {
-    let waiters = storage.withLock { table -> Wakeups<Void> in
-      guard !table.finished else { return Wakeups() }
-      table.shared.value = newValue
-      table.shared.version &+= 1
-      return table.wakeAll { _ in }
-    }
-    waiters.resume(returning: ())
-  }
+  public func accept(_ newValue: Value) { cell.accept(newValue) }
 
   /// Like ``accept(_:)``, unless `newValue` equals the current value, in
   /// which case nothing changes and nobody is woken. One lock either way.
   @inlinable
-  public func acceptIfChanged(_ newValue: Value) where Value: Equatable {
-    let waiters = storage.withLock { table -> Wakeups<Void> in
-      guard !table.finished, table.shared.value != newValue else { return Wakeups() }
-      table.shared.value = newValue
-      table.shared.version &+= 1
-      return table.wakeAll { _ in }
-    }
-    waiters.resume(returning: ())
-  }
+  public func acceptIfChanged(_ newValue: Value) where Value: Equatable { cell.acceptIfChanged(newValue) }
 
   /// Ends every subscription once it has seen the final value. Later
   /// subscriptions receive the final value and end. Idempotent.
   @inlinable
-  public func finish() {
-    let waiters = storage.withLock { table -> Wakeups<Void> in
-      guard !table.finished else { return Wakeups() }
-      table.finished = true
-      return table.wakeAll { _ in }
-    }
-    waiters.resume(returning: ())
-  }
+  public func finish() { cell.finish() }
 
   /// A new subscription as this relay's own sequence (the fast path).
   /// Registered now; iterated once.
   @inlinable
-  public var values: Values { Values(subscription: Subscription(storage: storage, counters: counters, payload: 0)) }
+  public var values: Values { cell.values(counters: counters) }
 
   /// A new subscription as an `AsyncStream`. Registered now.
   @inlinable
-  public var stream: AsyncStream<Value> {
-    let subscription = Subscription(storage: storage, counters: counters, payload: 0)
-    return AsyncStream(unfolding: {
-      var value: Value?
-      return await subscription.next(into: &value, isolation: nil) ? value : nil
-    })
-  }
+  public var stream: AsyncStream<Value> { cell.stream(counters: counters) }
 
   /// This relay's own sequence of values: one subscription, iterated once;
   /// see ``StateRelay`` for its contract.
@@ -194,4 +163,71 @@ public final class StateRelay<Value: Sendable>: Sendable {
 
 extension StateRelay.Values: OperatorUpstream {
   @inlinable package func markOperatorUpstream() { subscription.markPumped() }
+}
+
+/// A ``StateRelay``'s state without the relay object: the value, its
+/// version and the subscribers, under one lock. A struct around one
+/// ``Locked`` (copies share it), so a ``Feature`` holds its state relay
+/// inline and pays for one allocation, not two; the relay's contract is
+/// this type's.
+@usableFromInline
+struct StateCell<Value: Sendable>: Sendable {
+  @usableFromInline typealias Policy = StateRelay<Value>.Policy
+  @usableFromInline let storage: Locked<SubscriberTable<Policy>>
+
+  @inlinable init(_ initialValue: Value) {
+    storage = Locked(SubscriberTable(shared: StateRelay<Value>.Current(value: initialValue)))
+  }
+
+  @inlinable var value: Value { storage.withLock { $0.shared.value } }
+
+  @inlinable var versionedValue: (value: Value, version: UInt64) {
+    storage.withLock { ($0.shared.value, $0.shared.version) }
+  }
+
+  @inlinable
+  func accept(_ newValue: Value) {
+    let waiters = storage.withLock { table -> Wakeups<Void> in
+      guard !table.finished else { return Wakeups() }
+      table.shared.value = newValue
+      table.shared.version &+= 1
+      return table.wakeAll { _ in }
+    }
+    waiters.resume(returning: ())
+  }
+
+  @inlinable
+  func acceptIfChanged(_ newValue: Value) where Value: Equatable {
+    let waiters = storage.withLock { table -> Wakeups<Void> in
+      guard !table.finished, table.shared.value != newValue else { return Wakeups() }
+      table.shared.value = newValue
+      table.shared.version &+= 1
+      return table.wakeAll { _ in }
+    }
+    waiters.resume(returning: ())
+  }
+
+  @inlinable
+  func finish() {
+    let waiters = storage.withLock { table -> Wakeups<Void> in
+      guard !table.finished else { return Wakeups() }
+      table.finished = true
+      return table.wakeAll { _ in }
+    }
+    waiters.resume(returning: ())
+  }
+
+  @inlinable
+  func values(counters: LifetimeCounters) -> StateRelay<Value>.Values {
+    StateRelay.Values(subscription: StateRelay.Subscription(storage: storage, counters: counters, payload: 0))
+  }
+
+  @inlinable
+  func stream(counters: LifetimeCounters) -> AsyncStream<Value> {
+    let subscription = StateRelay<Value>.Subscription(storage: storage, counters: counters, payload: 0)
+    return AsyncStream(unfolding: {
+      var value: Value?
+      return await subscription.next(into: &value, isolation: nil) ? value : nil
+    })
+  }
 }

@@ -81,7 +81,8 @@ public final actor Feature<Machine: StateMachine> {
   /// the relays) reads other storage. `FeatureGuaranteeTests.reduceSeesOnlyItsState`
   /// reads the feature from inside `reduce` and fails if that touched `current`.
   @exclusivity(unchecked) @usableFromInline var current: StateSlot<State>
-  @usableFromInline let stateRelay: StateRelay<State>
+  /// The published state and its subscribers: a ``StateRelay`` held inline.
+  @usableFromInline let stateRelay: StateCell<State>
   /// The output relay, made by the first subscription to ``outputs`` (or
   /// by ``finish()``, so a later subscriber finds it finished): a feature
   /// whose outputs nobody reads never allocates it, and an output emitted
@@ -126,7 +127,7 @@ public final actor Feature<Machine: StateMachine> {
     if let trace { self.instrumentation = Instrumentation(trace: trace) } else { self.instrumentation = nil }
     self.current = StateSlot(initialState)
     self.counters = counters
-    self.stateRelay = StateRelay(initialState, counters: counters)
+    self.stateRelay = StateCell(initialState)
     self.outputLimit = EventRelay<Output>.limit(of: outputBuffering)
     let mailbox = Mailbox<Machine>()
     self.mailbox = mailbox
@@ -250,12 +251,12 @@ public final actor Feature<Machine: StateMachine> {
   package nonisolated var versionedPublishedState: (value: State, version: UInt64) { stateRelay.versionedValue }
 
   /// State updates as an `AsyncStream` (guarantee 3). Subscribed when read.
-  public nonisolated var states: AsyncStream<State> { stateRelay.stream }
+  public nonisolated var states: AsyncStream<State> { stateRelay.stream(counters: counters) }
 
   /// State updates through the relay's own sequence: the same contract as
   /// ``states``, faster. Subscribed when read.
   @inlinable
-  public nonisolated var stateValues: StateRelay<State>.Values { stateRelay.values }
+  public nonisolated var stateValues: StateRelay<State>.Values { stateRelay.values(counters: counters) }
 
   /// Outputs as an `AsyncStream` (guarantee 4). Subscribed when read.
   public nonisolated var outputs: AsyncStream<Output> { outputRelay.stream }
