@@ -19,6 +19,23 @@ static _Thread_local uint64_t lock_waits = 0;
 static _Thread_local uint64_t lock_wakes = 0;
 
 void actormvvm_lock_wait(uint32_t *word) {
+  // The sections under these locks are a few dozen instructions: the
+  // holder is almost always about to release, so a short spin (reading,
+  // not writing, the word) usually takes the lock without a system call.
+  for (int spin = 0; spin < 100; spin++) {
+    uint32_t state = __atomic_load_n(word, __ATOMIC_RELAXED);
+    if (state == 0) {
+      uint32_t expected = 0;
+      if (__atomic_compare_exchange_n(word, &expected, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return;
+    } else if (state == 2) {
+      break;  // others sleep already: join them
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+  }
   lock_waits += 1;
   // Marked contended whoever held it, so its release wakes a sleeper; the
   // exchange that finds it free takes it (still marked: one spare wake at worst).

@@ -13,7 +13,7 @@
 ///
 /// On Linux the lock is one 32-bit word (`ActorMVVMLock.h`): taken with
 /// one compare-and-swap, released with one exchange, compiled into the
-/// caller; only a contended lock sleeps, on a futex. Elsewhere it is a
+/// caller; a contended lock spins briefly, then sleeps on a futex. Elsewhere it is a
 /// `pthread_mutex_t`.
 ///
 /// Why not `Synchronization.Mutex`? On Linux its atomics live inside the

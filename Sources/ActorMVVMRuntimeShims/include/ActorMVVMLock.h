@@ -16,7 +16,8 @@
 // sees the order the lock imposes; the slow paths below are atomics too,
 // and sleep in the kernel only between them.
 
-/// Sleeps until `word` is released, then takes it (marked contended).
+/// Takes a held `word`: spins briefly (a hundred reads), then sleeps until
+/// it is released and takes it (marked contended).
 void actormvvm_lock_wait(uint32_t *word);
 /// Wakes one sleeper on `word`.
 void actormvvm_lock_wake(uint32_t *word);
