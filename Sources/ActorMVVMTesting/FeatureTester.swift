@@ -69,6 +69,7 @@ public actor FeatureTester<Machine: StateMachine> {
   private var current: State
   private let inbox = Inbox<Input>()
   private var runner: EffectRunner<Input, Output>
+  private let counters: LifetimeCounters
   private var pendingOutputs: [Output] = []
   /// Fed-back inputs not yet asserted, already reduced (on arrival), each
   /// with the state before and after it.
@@ -102,7 +103,8 @@ public actor FeatureTester<Machine: StateMachine> {
     self.clock = clock
     self.createdAt = sourceLocation
     let inbox = self.inbox
-    self.runner = EffectRunner(counters: counters) { inbox.push($0) }
+    self.runner = EffectRunner { inbox.push($0) }
+    self.counters = counters
     // Reduce fed-back inputs as they arrive: each arrival schedules a visit
     // to the tester (a task, counted by the job count, so a clock's advance
     // or a settle waits for the reduction).
@@ -388,7 +390,7 @@ public actor FeatureTester<Machine: StateMachine> {
     let effect = machine.reduce(into: &current, input)
     for record in recorders { record(current) }
     runner.perform(effect) { pendingOutputs.append($0) }
-    runner.startPending(host: UInt64(UInt(bitPattern: ObjectIdentifier(inbox))))  // each input is a batch of its own
+    runner.startPending(host: UInt64(UInt(bitPattern: ObjectIdentifier(inbox))), counters: counters)  // each input is a batch of its own
   }
 
   /// Asserts `after` is `before` changed by `update` (with exhaustivity

@@ -8,16 +8,19 @@
 /// Not thread-safe: it always lives inside a relay's lock (`Locked`).
 @usableFromInline
 struct SlotTable<Slot> {
-  @usableFromInline var first: Slot?
+  // `first` last: what follows the table can use its tail.
   @usableFromInline var rest: [Slot?] = []
   @usableFromInline var free: [Int] = []
-  @usableFromInline var count = 0
+  @usableFromInline var first: Slot?
 
   @inlinable init() {}
 
+  /// Occupied slots (derived, not stored: a word less per relay).
+  @inlinable
+  var count: Int { (first == nil ? 0 : 1) + rest.count - free.count }
+
   @inlinable
   mutating func insert(_ slot: Slot) -> Int {
-    count += 1
     if first == nil {
       first = slot
       return 0
@@ -36,14 +39,12 @@ struct SlotTable<Slot> {
     guard let slot = self[index] else { return nil }
     self[index] = nil
     if index != 0 { free.append(index) }
-    count -= 1
     return slot
   }
 
   /// Mutates every occupied slot in index order.
   @inlinable @inline(__always)
   mutating func forEach(_ body: (inout Slot) -> Void) {
-    guard count > 0 else { return }
     if first != nil { body(&first!) }
     guard !rest.isEmpty else { return }
     for index in rest.indices where rest[index] != nil {

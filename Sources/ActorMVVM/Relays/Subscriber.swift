@@ -43,10 +43,12 @@ struct SubscriberSlot<Payload> {
 /// subscribers. Lives inside the relay's ``Locked``.
 @usableFromInline
 struct SubscriberTable<Policy: SubscriberPolicy> {
+  // `finished` last, in the slot table's tail rather than padding a word
+  // of its own (with the table's inline slot last in it): a smaller relay.
   @usableFromInline var shared: Policy.Shared
-  @usableFromInline var finished = false
   @usableFromInline var nextID: UInt64 = 0
   @usableFromInline var slots = SlotTable<SubscriberSlot<Policy.Payload>>()
+  @usableFromInline var finished = false
 
   @inlinable init(shared: Policy.Shared) { self.shared = shared }
 

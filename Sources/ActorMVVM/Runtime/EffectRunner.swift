@@ -63,7 +63,6 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   @usableFromInline var winding: [UInt64: Task<Void, Never>] = [:]
   /// The live run (pending or started) of each cancellation id.
   @usableFromInline var generationOfID: [AnyCancelID: UInt64] = [:]
-  @usableFromInline let counters: LifetimeCounters
   @usableFromInline let sink: @Sendable (EffectMessage<Input>) -> Void
   /// What most runners never use (throttle windows, causes, a trace's
   /// observer), boxed and allocated on first use: until then an idle
@@ -147,10 +146,9 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
 
   @inlinable
   package init(
-    counters: LifetimeCounters, observer: (@Sendable (EffectRunEvent) -> Void)? = nil,
+    observer: (@Sendable (EffectRunEvent) -> Void)? = nil,
     sink: @escaping @Sendable (EffectMessage<Input>) -> Void
   ) {
-    self.counters = counters
     self.sink = sink
     if let observer {
       var extras = Extras()
@@ -281,15 +279,17 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   }
 
   /// Starts a task for every recorded run still live, in the order they
-  /// were performed; `host` is the id their ``EffectScope`` carries.
+  /// were performed; `host` is the id their ``EffectScope`` carries, and
+  /// `counters` the host's, where each is counted while it runs (passed in
+  /// rather than stored, like `host`, to keep an idle feature small).
   @inlinable
-  package mutating func startPending(host: UInt64) {
+  package mutating func startPending(host: UInt64, counters: LifetimeCounters) {
     guard !pending.isEmpty else { return }
     for (offset, run) in pending.enumerated() {
       guard let run else { continue }  // cancelled before it started
       let generation = pendingBase + UInt64(offset)
       live[generation] = Started(
-        task: start(run, generation: generation, host: host), id: run.id,
+        task: start(run, generation: generation, host: host, counters: counters), id: run.id,
         survivesFinish: run.onFinish == .runToCompletion)
       observer?(.started(run: generation, id: run.id?.description))
     }
@@ -357,11 +357,12 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   }
 
   @inlinable
-  func start(_ run: Effect<Input, Output>.Run, generation: UInt64, host: UInt64) -> Task<Void, Never> {
+  func start(
+    _ run: Effect<Input, Output>.Run, generation: UInt64, host: UInt64, counters: LifetimeCounters
+  ) -> Task<Void, Never> {
     let token = EffectRunToken(generation: generation, sink: sink)
     let operation = run.operation
     let sink = self.sink
-    let counters = self.counters
     let scope = EffectScope(host: host, generation: generation, cause: cause(of: generation))
     counters.effectCount.increment()
     // Detached: a defined context (no sender's task-locals or priority),

@@ -135,7 +135,7 @@ public final actor Feature<Machine: StateMachine> {
     // propagation crashed on this init when the observer was set afterwards.
     var observer: (@Sendable (EffectRunEvent) -> Void)?
     if let trace { observer = { trace.sink(.effect($0)) } }
-    self.runner = EffectRunner(counters: counters, observer: observer) { mailbox.push(.effect($0)) }
+    self.runner = EffectRunner(observer: observer) { mailbox.push(.effect($0)) }
     counters.featureCount.increment()
     mailbox.attach(self)
   }
@@ -428,7 +428,7 @@ public final actor Feature<Machine: StateMachine> {
       }
     }
     batch.removeAll(keepingCapacity: true)
-    runner.startPending(host: mailbox.host)
+    runner.startPending(host: mailbox.host, counters: counters)
     publish()
   }
 
