@@ -59,8 +59,7 @@ public final class EventRelay<Value: Sendable>: Sendable {
     case bufferingNewest(Int)
   }
 
-  @usableFromInline let storage = Locked(SubscriberTable<Policy>(shared: ()))
-  @usableFromInline let counters: LifetimeCounters
+  @usableFromInline let storage: Locked<SubscriberTable<Policy>>
   /// The buffering policy as one word: 0 unbounded, n > 0 the oldest n,
   /// n < 0 the newest -n (one compare on the unbounded path).
   @usableFromInline let limit: Int
@@ -72,7 +71,7 @@ public final class EventRelay<Value: Sendable>: Sendable {
   ///     a bound must be at least 1.
   @inlinable
   public init(counters: LifetimeCounters = .shared, bufferingPolicy: BufferingPolicy = .unbounded) {
-    self.counters = counters
+    self.storage = Locked(SubscriberTable(shared: (), counters: counters))
     self.limit = Self.limit(of: bufferingPolicy)
   }
 
@@ -80,7 +79,7 @@ public final class EventRelay<Value: Sendable>: Sendable {
   /// keeps the word and makes its relay on first subscription).
   @inlinable
   package init(counters: LifetimeCounters, limit: Int) {
-    self.counters = counters
+    self.storage = Locked(SubscriberTable(shared: (), counters: counters))
     self.limit = limit
   }
 
@@ -156,12 +155,12 @@ public final class EventRelay<Value: Sendable>: Sendable {
 
   /// A new subscription as this relay's own sequence. Registered now.
   @inlinable
-  public var values: Values { Values(subscription: Subscription(storage: storage, counters: counters, payload: [])) }
+  public var values: Values { Values(subscription: Subscription(storage: storage, payload: [])) }
 
   /// A new subscription as an `AsyncStream`. Registered now.
   @inlinable
   public var stream: AsyncStream<Value> {
-    let cursor = StreamCursor(subscription: Subscription(storage: storage, counters: counters, payload: []))
+    let cursor = StreamCursor(subscription: Subscription(storage: storage, payload: []))
     return AsyncStream(unfolding: { await cursor.next() })
   }
 

@@ -57,7 +57,6 @@ public final class StateRelay<Value: Sendable>: Sendable {
   @usableFromInline typealias Subscription = Subscriber<Policy>
 
   @usableFromInline let cell: StateCell<Value>
-  @usableFromInline let counters: LifetimeCounters
 
   /// Creates a relay holding `initialValue`.
   /// - Parameters:
@@ -65,8 +64,7 @@ public final class StateRelay<Value: Sendable>: Sendable {
   ///   - counters: where live subscriptions are counted.
   @inlinable
   public init(_ initialValue: Value, counters: LifetimeCounters = .shared) {
-    cell = StateCell(initialValue)
-    self.counters = counters
+    cell = StateCell(initialValue, counters: counters)
   }
 
   /// The current value. Never suspends.
@@ -105,11 +103,11 @@ public final class StateRelay<Value: Sendable>: Sendable {
   /// A new subscription as this relay's own sequence (the fast path).
   /// Registered now; iterated once.
   @inlinable
-  public var values: Values { cell.values(counters: counters) }
+  public var values: Values { cell.values }
 
   /// A new subscription as an `AsyncStream`. Registered now.
   @inlinable
-  public var stream: AsyncStream<Value> { cell.stream(counters: counters) }
+  public var stream: AsyncStream<Value> { cell.stream }
 
   /// This relay's own sequence of values: one subscription, iterated once;
   /// see ``StateRelay`` for its contract.
@@ -175,8 +173,8 @@ struct StateCell<Value: Sendable>: Sendable {
   @usableFromInline typealias Policy = StateRelay<Value>.Policy
   @usableFromInline let storage: Locked<SubscriberTable<Policy>>
 
-  @inlinable init(_ initialValue: Value) {
-    storage = Locked(SubscriberTable(shared: StateRelay<Value>.Current(value: initialValue)))
+  @inlinable init(_ initialValue: Value, counters: LifetimeCounters) {
+    storage = Locked(SubscriberTable(shared: StateRelay<Value>.Current(value: initialValue), counters: counters))
   }
 
   @inlinable var value: Value { storage.withLock { $0.shared.value } }
@@ -218,13 +216,13 @@ struct StateCell<Value: Sendable>: Sendable {
   }
 
   @inlinable
-  func values(counters: LifetimeCounters) -> StateRelay<Value>.Values {
-    StateRelay.Values(subscription: StateRelay.Subscription(storage: storage, counters: counters, payload: 0))
+  var values: StateRelay<Value>.Values {
+    StateRelay.Values(subscription: StateRelay.Subscription(storage: storage, payload: 0))
   }
 
   @inlinable
-  func stream(counters: LifetimeCounters) -> AsyncStream<Value> {
-    let subscription = StateRelay<Value>.Subscription(storage: storage, counters: counters, payload: 0)
+  var stream: AsyncStream<Value> {
+    let subscription = StateRelay<Value>.Subscription(storage: storage, payload: 0)
     return AsyncStream(unfolding: {
       var value: Value?
       return await subscription.next(into: &value, isolation: nil) ? value : nil

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a relay keeps for each subscriber, and how a subscriber takes what
 /// it has not seen yet: the one difference between ``StateRelay``
 /// (a version number: conflation) and ``EventRelay`` (a backlog: lossless).
@@ -46,11 +48,16 @@ struct SubscriberTable<Policy: SubscriberPolicy> {
   // `finished` last, in the slot table's tail rather than padding a word
   // of its own (with the table's inline slot last in it): a smaller relay.
   @usableFromInline var shared: Policy.Shared
-  @usableFromInline var nextID: UInt64 = 0
+  /// Where this relay's subscriptions are counted (here, once per relay,
+  /// rather than in each subscriber).
+  @usableFromInline let counters: LifetimeCounters
   @usableFromInline var slots = SlotTable<SubscriberSlot<Policy.Payload>>()
   @usableFromInline var finished = false
 
-  @inlinable init(shared: Policy.Shared) { self.shared = shared }
+  @inlinable init(shared: Policy.Shared, counters: LifetimeCounters) {
+    self.shared = shared
+    self.counters = counters
+  }
 
   /// Applies `update` to every subscriber and collects the parked ones, to
   /// be resumed once the lock is released.
@@ -84,21 +91,20 @@ struct SubscriberTable<Policy: SubscriberPolicy> {
 @usableFromInline
 final class Subscriber<Policy: SubscriberPolicy>: Sendable {
   @usableFromInline let storage: Locked<SubscriberTable<Policy>>
-  @usableFromInline let counters: LifetimeCounters
   @usableFromInline let index: Int
+  /// Unique in the process (``subscriberIDs``): tells this subscriber's
+  /// slot from a later one that reuses its index.
   @usableFromInline let id: UInt64
 
   @inlinable
-  init(storage: Locked<SubscriberTable<Policy>>, counters: LifetimeCounters, payload: Policy.Payload) {
-    let slot = storage.withLock { table -> (index: Int, id: UInt64) in
-      table.nextID &+= 1
-      let id = table.nextID
-      return (table.slots.insert(SubscriberSlot(id: id, payload: payload)), id)
+  init(storage: Locked<SubscriberTable<Policy>>, payload: Policy.Payload) {
+    let id = subscriberIDs.add(1, ordering: .relaxed).newValue
+    let (index, counters) = storage.withLock { table in
+      (table.slots.insert(SubscriberSlot(id: id, payload: payload)), table.counters)
     }
     self.storage = storage
-    self.counters = counters
-    self.index = slot.index
-    self.id = slot.id
+    self.index = index
+    self.id = id
     counters.subscriptionCount.increment()
   }
 
@@ -191,14 +197,18 @@ final class Subscriber<Policy: SubscriberPolicy>: Sendable {
   /// Unregisters this subscriber, exactly once.
   @inlinable
   func end() {
-    let removed = storage.withLock { table -> Bool in
-      guard table.slots[index]?.id == id else { return false }
+    let removedFrom = storage.withLock { table -> LifetimeCounters? in
+      guard table.slots[index]?.id == id else { return nil }
       table.slots.remove(at: index)
-      return true
+      return table.counters
     }
-    if removed { counters.subscriptionCount.decrement() }
+    removedFrom?.subscriptionCount.decrement()
   }
 }
+
+/// The ids of subscribers, process-wide: one atomic add per subscription
+/// made, so no relay stores a counter of its own.
+@usableFromInline let subscriberIDs = Atomic<UInt64>(0)
 
 /// A relay sequence that an operator iterates in one of its own pump
 /// tasks. The pump stops when the operator ends (its deliveries are

@@ -127,7 +127,7 @@ public final actor Feature<Machine: StateMachine> {
     if let trace { self.instrumentation = Instrumentation(trace: trace) } else { self.instrumentation = nil }
     self.current = StateSlot(initialState)
     self.counters = counters
-    self.stateRelay = StateCell(initialState)
+    self.stateRelay = StateCell(initialState, counters: counters)
     self.outputLimit = EventRelay<Output>.limit(of: outputBuffering)
     let mailbox = Mailbox<Machine>()
     self.mailbox = mailbox
@@ -251,12 +251,12 @@ public final actor Feature<Machine: StateMachine> {
   package nonisolated var versionedPublishedState: (value: State, version: UInt64) { stateRelay.versionedValue }
 
   /// State updates as an `AsyncStream` (guarantee 3). Subscribed when read.
-  public nonisolated var states: AsyncStream<State> { stateRelay.stream(counters: counters) }
+  public nonisolated var states: AsyncStream<State> { stateRelay.stream }
 
   /// State updates through the relay's own sequence: the same contract as
   /// ``states``, faster. Subscribed when read.
   @inlinable
-  public nonisolated var stateValues: StateRelay<State>.Values { stateRelay.values(counters: counters) }
+  public nonisolated var stateValues: StateRelay<State>.Values { stateRelay.values }
 
   /// Outputs as an `AsyncStream` (guarantee 4). Subscribed when read.
   public nonisolated var outputs: AsyncStream<Output> { outputRelay.stream }

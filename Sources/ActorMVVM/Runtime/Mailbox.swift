@@ -31,15 +31,35 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     @usableFromInline var dropped = 0
     @usableFromInline var discarded = 0
     @usableFromInline var late = 0
+    /// Bindings and output causes, made by the first binding or listener
+    /// that asks for them: a mailbox that has neither pays one word.
+    @usableFromInline var extras: Extras?
+    /// Weak: the mailbox must not keep its feature alive.
+    @usableFromInline weak var owner: Feature<Machine>?
+    @usableFromInline var scheduled = false
+    @usableFromInline var closed = false
+
+    @inlinable init() {}
+
+    /// ``extras``, made now if needed.
+    @inlinable
+    mutating func madeExtras() -> Extras {
+      if let extras { return extras }
+      let made = Extras()
+      extras = made
+      return made
+    }
+  }
+
+  /// What few mailboxes use. Reached only through ``State``, under the
+  /// mailbox's lock, and never handed out of it.
+  @usableFromInline
+  final class Extras {
     @usableFromInline var nextBindingID: UInt64 = 0
     @usableFromInline var bindings: [UInt64: Task<Void, Never>] = [:]
     /// The causes of caused outputs by output number, kept only once a
     /// listener asked for them (``trackOutputCauses()``).
     @usableFromInline var outputCauses: [Int: Cause]?
-    /// Weak: the mailbox must not keep its feature alive.
-    @usableFromInline weak var owner: Feature<Machine>?
-    @usableFromInline var scheduled = false
-    @usableFromInline var closed = false
 
     @inlinable init() {}
   }
@@ -80,21 +100,24 @@ struct Mailbox<Machine: StateMachine>: Sendable {
   /// From now on, keeps the cause of every caused output until
   /// ``takeOutputCause(number:)`` takes it.
   func trackOutputCauses() {
-    state.withLock { if $0.outputCauses == nil { $0.outputCauses = [:] } }
+    state.withLock { state in
+      let extras = state.madeExtras()
+      if extras.outputCauses == nil { extras.outputCauses = [:] }
+    }
   }
 
   /// Notes that output number `number` (counting from 1) was emitted under `cause`.
   @usableFromInline
   func noteOutputCause(_ cause: Cause, number: Int) {
     state.withLock { state in
-      if state.outputCauses != nil { state.outputCauses?[number] = cause }
+      if let extras = state.extras, extras.outputCauses != nil { extras.outputCauses?[number] = cause }
     }
   }
 
   /// The cause output number `number` was emitted under, once (nil if
   /// none, or if nobody tracks them).
   func takeOutputCause(number: Int) -> Cause? {
-    state.withLock { $0.outputCauses?.removeValue(forKey: number) }
+    state.withLock { $0.extras?.outputCauses?.removeValue(forKey: number) }
   }
 
   /// Appends `message`, scheduling a drain if none is scheduled.
@@ -144,8 +167,9 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     state.withLock { state in
       state.closed = true
       swap(&state.buffer, &batch)
-      defer { state.bindings.removeAll() }
-      return state.bindings
+      guard let extras = state.extras else { return [:] }
+      defer { extras.bindings.removeAll() }
+      return extras.bindings
     }
   }
 
@@ -160,8 +184,9 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     let host = self.host
     return state.withLock { state in
       guard !state.closed else { return nil }
-      state.nextBindingID &+= 1
-      let id = state.nextBindingID
+      let extras = state.madeExtras()
+      extras.nextBindingID &+= 1
+      let id = extras.nextBindingID
       counters.bindingCount.increment()
       // Registered under the lock, so the task cannot deregister before it is registered.
       let task = Task {
@@ -169,9 +194,9 @@ struct Mailbox<Machine: StateMachine>: Sendable {
         // Uncounted before it leaves the table: once `finish()` cannot see
         // it to wait for it, the count is exact.
         counters.bindingCount.decrement()
-        _ = mailbox.state.withLock { $0.bindings.removeValue(forKey: id) }
+        _ = mailbox.state.withLock { $0.extras?.bindings.removeValue(forKey: id) }
       }
-      state.bindings[id] = task
+      extras.bindings[id] = task
       return task
     }
   }
