@@ -390,25 +390,75 @@ where
     self.d = d
   }
 
-  @inlinable func makeAsyncIterator() -> Iterator { Iterator(a: a, b: b, c: c, d: d) }
+  /// Decides how the iterator works before it exists: when three upstreams
+  /// are immediate with one element each, it passes the fourth through (see
+  /// ``Iterator/passNext(isolation:)``) and holds only the fourth's iterator,
+  /// made here from the upstream stored in this sequence (a nested chain is
+  /// never copied into the iterator: each level makes its own iterator in
+  /// place); otherwise it keeps the four upstreams, in one box, for the
+  /// combining path. No work starts here: making an upstream's iterator
+  /// starts none in ActorMVVM's sequences.
+  @inlinable func makeAsyncIterator() -> Iterator {
+    // First the casts the specialiser folds (`AsyncJust` or not): when
+    // they find three, the fourth is never cast to an existential, which
+    // would copy it, and every level nested inside it, into a box.
+    var singles = (just(a), just(b), just(c), just(d))
+    let found = [singles.0 != nil, singles.1 != nil, singles.2 != nil, singles.3 != nil].count { $0 }
+    if found < 3 { singles = (single(a), single(b), single(c), single(d)) }
+    var iterator = Iterator(singles)
+    // Three singles: pass the other through (if all four are, the fourth:
+    // it emits the one tuple the combining path would, then ends).
+    switch (singles.0 == nil, singles.1 == nil, singles.2 == nil, singles.3 == nil) {
+    case (true, false, false, false):
+      iterator.liveA = a.makeAsyncIterator()
+      iterator.passThrough = .a
+    case (false, true, false, false):
+      iterator.liveB = b.makeAsyncIterator()
+      iterator.passThrough = .b
+    case (false, false, true, false):
+      iterator.liveC = c.makeAsyncIterator()
+      iterator.passThrough = .c
+    case (false, false, false, _):
+      iterator.liveD = d.makeAsyncIterator()
+      iterator.passThrough = .d
+    default:
+      iterator.upstreams = Upstreams(a: a, b: b, c: c, d: d)
+      iterator.passThrough = .no
+    }
+    return iterator
+  }
 
+  /// The four upstreams, kept only by an iterator that combines them.
   @usableFromInline
-  struct Iterator: AsyncIteratorProtocol {
+  final class Upstreams {
     @usableFromInline let a: A
     @usableFromInline let b: B
     @usableFromInline let c: C
     @usableFromInline let d: D
+
+    @inlinable init(a: A, b: B, c: C, d: D) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+    }
+  }
+
+  @usableFromInline
+  struct Iterator: AsyncIteratorProtocol {
     @usableFromInline var reader = OperatorReader<Machine>()
-    /// Set on the first `next()` when three upstreams are immediate with one
-    /// element each: the operator is then a `map` over the fourth, whose
-    /// iterator lives in its own stored property and is advanced in place
-    /// (moving a nested chain's iterator in and out of an enum copied every
-    /// level below it on every element).
-    @usableFromInline var passThrough = PassThrough.undecided
-    @usableFromInline var firstSingle: A.Element?
-    @usableFromInline var secondSingle: B.Element?
-    @usableFromInline var thirdSingle: C.Element?
-    @usableFromInline var fourthSingle: D.Element?
+    /// How this iterator works, decided by `makeAsyncIterator()`: combining
+    /// (`.no`), or a `map` over one upstream, whose iterator lives in its
+    /// own stored property and is advanced in place (moving a nested chain's
+    /// iterator in and out of an enum copied every level below it on every
+    /// element).
+    @usableFromInline var passThrough = PassThrough.no
+    /// The upstreams, for the combining path only (nil when passing through).
+    @usableFromInline var upstreams: Upstreams?
+    @usableFromInline let firstSingle: A.Element?
+    @usableFromInline let secondSingle: B.Element?
+    @usableFromInline let thirdSingle: C.Element?
+    @usableFromInline let fourthSingle: D.Element?
     @usableFromInline var liveA: A.AsyncIterator?
     @usableFromInline var liveB: B.AsyncIterator?
     @usableFromInline var liveC: C.AsyncIterator?
@@ -416,13 +466,10 @@ where
 
     /// Whether, and over which upstream, the operator passes elements through.
     @usableFromInline
-    enum PassThrough: Sendable { case undecided, no, a, b, c, d, ended }
+    enum PassThrough: Sendable { case no, a, b, c, d, ended }
 
-    @inlinable init(a: A, b: B, c: C, d: D) {
-      self.a = a
-      self.b = b
-      self.c = c
-      self.d = d
+    @inlinable init(_ singles: (A.Element?, B.Element?, C.Element?, D.Element?)) {
+      (firstSingle, secondSingle, thirdSingle, fourthSingle) = singles
     }
 
     @inlinable
@@ -432,23 +479,17 @@ where
     mutating func next(isolation actor: isolated (any Actor)?) async throws(A.Failure) -> Element? {
       switch passThrough {
       case .a, .b, .c, .d: return try await passNext(isolation: actor)
-      default: return try await slowNext(isolation: actor)
+      default: return try await combinedNext(isolation: actor)
       }
     }
 
-    /// `next` while combining (or before deciding, or after the end).
+    /// `next` while combining (or after the end).
     @inlinable
-    mutating func slowNext(isolation actor: isolated (any Actor)?) async throws(A.Failure) -> Element? {
-      switch passThrough {
-      case .no: return try await reader.next(failure: A.Failure.self, isolation: actor)
-      case .ended: return nil
-      case .undecided:
-        decidePassThrough()
-        if passThrough != .no { return try await passNext(isolation: actor) }
-      case .a, .b, .c, .d: return try await passNext(isolation: actor)
-      }
+    mutating func combinedNext(isolation actor: isolated (any Actor)?) async throws(A.Failure) -> Element? {
+      guard passThrough == .no, let upstreams else { return nil }
+      if reader.isStarted { return try await reader.next(failure: A.Failure.self, isolation: actor) }
       return try await reader.nextCombined(
-        a, b, c, d,
+        upstreams.a, upstreams.b, upstreams.c, upstreams.d,
         emit: { values in
           guard case .a(let first) = values[0], case .b(let second) = values[1], case .c(let third) = values[2],
             case .d(let fourth) = values[3]
@@ -478,43 +519,27 @@ where
         element = try await liveC!.next(isolation: actor).map { (firstSingle!, secondSingle!, $0, fourthSingle!) }
       case .d:
         element = try await liveD!.next(isolation: actor).map { (firstSingle!, secondSingle!, thirdSingle!, $0) }
-      case .undecided, .no, .ended:
+      case .no, .ended:
         return nil
       }
       if element != nil { passThrough = live }
       return element
     }
-
-    /// Passes through if exactly three upstreams are immediate with one element each.
-    @inlinable
-    mutating func decidePassThrough() {
-      (firstSingle, secondSingle, thirdSingle, fourthSingle) = (single(a), single(b), single(c), single(d))
-      switch (firstSingle == nil, secondSingle == nil, thirdSingle == nil, fourthSingle == nil) {
-      case (true, false, false, false):
-        liveA = a.makeAsyncIterator()
-        passThrough = .a
-      case (false, true, false, false):
-        liveB = b.makeAsyncIterator()
-        passThrough = .b
-      case (false, false, true, false):
-        liveC = c.makeAsyncIterator()
-        passThrough = .c
-      case (false, false, false, true):
-        liveD = d.makeAsyncIterator()
-        passThrough = .d
-      default:
-        passThrough = .no
-      }
-    }
   }
+}
+
+/// The element of an ``AsyncJust``, or nil for any other sequence.
+/// Specialised for a concrete `S`, the cast folds away: free either way.
+@inlinable @inline(__always)
+func just<S: AsyncSequence>(_ sequence: S) -> S.Element? where S.Element: Sendable {
+  (sequence as? AsyncJust<S.Element>)?.element
 }
 
 /// The one element of an ``ImmediateAsyncSequence`` that has exactly one
 /// (``AsyncJust``), or nil for any other sequence.
 @inlinable
 func single<S: AsyncSequence>(_ sequence: S) -> S.Element? where S.Element: Sendable {
-  // Specialised for a concrete `S`, this cast folds away: free for AsyncJust.
-  if let just = sequence as? AsyncJust<S.Element> { return just.element }
+  if let element = just(sequence) { return element }
   guard let immediate = sequence as? any ImmediateAsyncSequence else { return nil }
   func elements<I: ImmediateAsyncSequence>(_ immediate: I) -> [Any] { immediate.immediateElements }
   let all = elements(immediate)
