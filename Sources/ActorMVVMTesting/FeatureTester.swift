@@ -390,7 +390,8 @@ public actor FeatureTester<Machine: StateMachine> {
     let effect = machine.reduce(into: &current, input)
     for record in recorders { record(current) }
     runner.perform(effect) { pendingOutputs.append($0) }
-    runner.startPending(host: UInt64(UInt(bitPattern: ObjectIdentifier(inbox))), counters: counters)  // each input is a batch of its own
+    // Each input is a batch of its own.
+    runner.startPending(host: UInt64(UInt(bitPattern: ObjectIdentifier(inbox))), counters: counters)
   }
 
   /// Asserts `after` is `before` changed by `update` (with exhaustivity
