@@ -56,7 +56,6 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// `pendingBase + i` is `pending[i]`, nil once cancelled or superseded.
   @usableFromInline var pending: [Effect<Input, Output>.Run?] = []
   @usableFromInline var pendingBase: UInt64 = 1
-  @usableFromInline var pendingLive = 0
   /// Started runs that are live.
   @usableFromInline var live: [UInt64: Started] = [:]
   /// Cancelled runs whose tasks have not returned yet.
@@ -160,6 +159,11 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// Runs that are live, started or not.
   @inlinable
   package var liveCount: Int { live.count + pendingLive }
+
+  /// Recorded runs not cancelled or superseded yet: counted, not stored
+  /// (`pending` is empty between batches, and short within one).
+  @inlinable
+  var pendingLive: Int { pending.isEmpty ? 0 : pending.count { $0 != nil } }
 
   /// Runs not yet finished: live runs plus cancelled ones still winding down.
   @inlinable
@@ -294,7 +298,6 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
       observer?(.started(run: generation, id: run.id?.description))
     }
     pending.removeAll(keepingCapacity: true)
-    pendingLive = 0
     pendingBase = nextGeneration + 1
   }
 
@@ -338,7 +341,6 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
       }
     }
     pending.removeAll()
-    pendingLive = 0
     pendingBase = nextGeneration + 1
     return tasks
   }
@@ -348,7 +350,6 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     nextGeneration &+= 1
     let generation = nextGeneration
     pending.append(run)
-    pendingLive += 1
     if let currentCause { causes[generation] = currentCause }
     // One lookup both claims the id and finds the run it supersedes.
     if let id = run.id, let superseded = generationOfID.updateValue(generation, forKey: id) {
@@ -389,7 +390,6 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
       let index = Int(generation - pendingBase)
       if pending[index] != nil {
         pending[index] = nil
-        pendingLive -= 1
         if !causes.isEmpty { causes.removeValue(forKey: generation) }
       }
     } else if let run = live.removeValue(forKey: generation) {

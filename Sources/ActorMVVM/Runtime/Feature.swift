@@ -68,19 +68,6 @@ public final actor Feature<Machine: StateMachine> {
   // metadata look-ups on every input. (`final`, because an actor's methods
   // are otherwise called through its vtable, which nothing can specialise.)
   @usableFromInline let machine: Machine
-  /// The state, in a ``StateSlot``, never a bare `State` (see there: a
-  /// thread-sanitizer false positive). The last published state is the
-  /// state relay's value.
-  ///
-  /// `@exclusivity(unchecked)`: `reduce(into: &current.value, …)` would
-  /// otherwise pay a dynamic exclusivity check on every input (a quarter of
-  /// the mailbox's cost). Safe because every access is on this actor's
-  /// executor, one at a time, and none can overlap the `inout` one:
-  /// `StateMachine.reduce` is synchronous and is never handed the feature,
-  /// and everything a machine could reach synchronously (`publishedState`,
-  /// the relays) reads other storage. `FeatureGuaranteeTests.reduceSeesOnlyItsState`
-  /// reads the feature from inside `reduce` and fails if that touched `current`.
-  @exclusivity(unchecked) @usableFromInline var current: StateSlot<State>
   /// The published state and its subscribers: a ``StateRelay`` held inline.
   @usableFromInline let stateRelay: StateCell<State>
   /// The output relay, made by the first subscription to ``outputs`` (or
@@ -88,8 +75,6 @@ public final actor Feature<Machine: StateMachine> {
   /// whose outputs nobody reads never allocates it, and an output emitted
   /// while it is nil had no subscriber to deliver to (guarantee 4).
   @usableFromInline let lazyOutputRelay = AtomicLazyReference<EventRelay<Output>>()
-  /// The outputs' buffering policy (``EventRelay/limit``), for that relay.
-  @usableFromInline let outputLimit: Int
   @usableFromInline let mailbox: Mailbox<Machine>
   @usableFromInline var runner: EffectRunner<Input, Output>
   @usableFromInline let counters: LifetimeCounters
@@ -111,6 +96,21 @@ public final actor Feature<Machine: StateMachine> {
   /// The opt-in trace and the transition observers, allocated only for a
   /// feature that has either: nil is the one branch an input pays for them.
   @usableFromInline var instrumentation: Instrumentation<Machine>?
+  // The state last, after the lifecycle's phase: its few odd bytes (the
+  // slot's tag) end the object rather than padding a word in its middle.
+  /// The state, in a ``StateSlot``, never a bare `State` (see there: a
+  /// thread-sanitizer false positive). The last published state is the
+  /// state relay's value.
+  ///
+  /// `@exclusivity(unchecked)`: `reduce(into: &current.value, …)` would
+  /// otherwise pay a dynamic exclusivity check on every input (a quarter of
+  /// the mailbox's cost). Safe because every access is on this actor's
+  /// executor, one at a time, and none can overlap the `inout` one:
+  /// `StateMachine.reduce` is synchronous and is never handed the feature,
+  /// and everything a machine could reach synchronously (`publishedState`,
+  /// the relays) reads other storage. `FeatureGuaranteeTests.reduceSeesOnlyItsState`
+  /// reads the feature from inside `reduce` and fails if that touched `current`.
+  @exclusivity(unchecked) @usableFromInline var current: StateSlot<State>
 
   /// The opt-in trace (``FeatureTrace``).
   @inlinable var trace: FeatureTrace<Machine>? { instrumentation?.trace }
@@ -138,7 +138,10 @@ public final actor Feature<Machine: StateMachine> {
     self.current = StateSlot(initialState)
     self.counters = counters
     self.stateRelay = StateCell(initialState, counters: counters)
-    self.outputLimit = EventRelay<Output>.limit(of: outputBuffering)
+    // A bounded policy is rare: such a feature makes its output relay now,
+    // so the lazily made one is always unbounded and no limit is stored.
+    let outputLimit = EventRelay<Output>.limit(of: outputBuffering)
+    if outputLimit != 0 { _ = lazyOutputRelay.storeIfNil(EventRelay(counters: counters, limit: outputLimit)) }
     let mailbox = Mailbox<Machine>()
     self.mailbox = mailbox
     // Initialised once, observer included: the 6.3 optimizer's copy
@@ -168,7 +171,7 @@ public final actor Feature<Machine: StateMachine> {
   @inlinable
   nonisolated var outputRelay: EventRelay<Output> {
     if let relay = lazyOutputRelay.load() { return relay }
-    return lazyOutputRelay.storeIfNil(EventRelay(counters: counters, limit: outputLimit))
+    return lazyOutputRelay.storeIfNil(EventRelay(counters: counters, limit: 0))
   }
 
   // MARK: Inputs

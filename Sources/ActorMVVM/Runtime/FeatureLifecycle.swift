@@ -43,9 +43,10 @@ package struct FeatureLifecycle<Waiter> {
   }
 
   // Set only by the events below (internal(set), so inlinable events can).
-  @usableFromInline package internal(set) var phase = Phase.running
+  // The phase last, so a host can use the tail after it.
   @usableFromInline package internal(set) var idleWaiters: [Waiter] = []
   @usableFromInline package internal(set) var finishWaiters: [Waiter] = []
+  @usableFromInline package internal(set) var phase = Phase.running
 
   @inlinable package init() {}
 
