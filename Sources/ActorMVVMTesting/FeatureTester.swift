@@ -103,7 +103,7 @@ public actor FeatureTester<Machine: StateMachine> {
     self.clock = clock
     self.createdAt = sourceLocation
     let inbox = self.inbox
-    self.runner = EffectRunner { inbox.push($0) }
+    self.runner = EffectRunner()
     self.counters = counters
     // Reduce fed-back inputs as they arrive: each arrival schedules a visit
     // to the tester (a task, counted by the job count, so a clock's advance
@@ -391,7 +391,10 @@ public actor FeatureTester<Machine: StateMachine> {
     for record in recorders { record(current) }
     runner.perform(effect) { pendingOutputs.append($0) }
     // Each input is a batch of its own.
-    runner.startPending(host: UInt64(UInt(bitPattern: ObjectIdentifier(inbox))), counters: counters)
+    let inbox = self.inbox
+    runner.startPending(host: UInt64(UInt(bitPattern: ObjectIdentifier(inbox))), counters: counters) {
+      inbox.push($0)
+    }
   }
 
   /// Asserts `after` is `before` changed by `update` (with exhaustivity

@@ -18,8 +18,8 @@ struct LayoutTests {
 
   @Test("a mailbox's state, a word-sized state relay's table, a subscriber slot")
   func sizes() {
-    // The mailbox: buffer, three counts, extras, weak owner, then its two flags.
-    #expect(MemoryLayout<Mailbox<Machine>.State>.size == 50)
+    // The mailbox: buffer, extras, weak owner, then its two flags.
+    #expect(MemoryLayout<Mailbox<Machine>.State>.size == 26)
     // The relay: value and version, counters, the slot table (inline slot
     // last), then `finished` in its tail.
     #expect(MemoryLayout<SubscriberTable<StateRelay<Machine.State>.Policy>>.size == 68)

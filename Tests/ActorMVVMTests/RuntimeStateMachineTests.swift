@@ -21,10 +21,10 @@ struct EffectRunnerTests {
   @Test("A run whose work finished before it was superseded is stale: the generation check drops it")
   func staleAfterCompletion() async {
     let sink = Sink()
-    var runner = Runner { sink.push($0) }
+    var runner = Runner()
     var arrivals = sink.arrived.values.makeAsyncIterator()
     runner.perform(.run(id: "load") { send in send(1) }) { _ in }
-    runner.startPending(host: 1, counters: LifetimeCounters())
+    runner.startPending(host: 1, counters: LifetimeCounters()) { sink.push($0) }
     // Wait until run 1 has sent its result *and* ended: its work is done.
     _ = await arrivals.next()
     _ = await arrivals.next()
@@ -36,20 +36,20 @@ struct EffectRunnerTests {
     #expect(runner.isLive(generation))
     // A newer run with the same id supersedes it before the host handles its result.
     runner.perform(.run(id: "load") { _ in }) { _ in }
-    runner.startPending(host: 1, counters: LifetimeCounters())
+    runner.startPending(host: 1, counters: LifetimeCounters()) { sink.push($0) }
     #expect(!runner.isLive(generation))
     for task in runner.cancelAll() { await task.value }
   }
 
   @Test("cancel(id:) ends liveness; other ids are untouched")
   func cancelByID() async {
-    var runner = Runner { _ in }
+    var runner = Runner()
     let testClock = TestClock()  // never advanced: "a" runs until cancelled
     runner.perform(.merge(.run(id: "a") { _ in try? await testClock.sleep(for: .seconds(60)) }, .run(id: "b") { _ in }))
     {
       _ in
     }
-    runner.startPending(host: 1, counters: LifetimeCounters())
+    runner.startPending(host: 1, counters: LifetimeCounters()) { _ in }
     #expect(runner.liveCount == 2)
     runner.perform(.cancel(id: "a")) { _ in }
     #expect(runner.liveCount == 1)
@@ -61,7 +61,7 @@ struct EffectRunnerTests {
   func deferredStart() async {
     let counters = LifetimeCounters()
     let started = Locked<[Int]>([])
-    var runner = Runner { _ in }
+    var runner = Runner()
     func run(_ n: Int, id: String?) -> Effect<Int, String> {
       .run(id: id) { _ in started.withLock { $0.append(n) } }
     }
@@ -72,7 +72,7 @@ struct EffectRunnerTests {
     runner.perform(.cancel(id: "save")) { _ in }  // cancels 4
     #expect(runner.liveCount == 2)
     #expect(counters.effects == 0)  // recorded, not started
-    runner.startPending(host: 1, counters: counters)
+    runner.startPending(host: 1, counters: counters) { _ in }
     #expect(counters.effects + started.withLock(\.count) >= 2)
     for task in runner.cancelAll() { await task.value }
     #expect(started.withLock { $0.sorted() } == [2, 3])
@@ -103,7 +103,7 @@ struct EffectRunnerTests {
 
   @Test("Outputs are emitted synchronously, in merge order")
   func outputOrder() {
-    var runner = Runner { _ in }
+    var runner = Runner()
     var emitted: [String] = []
     runner.perform(.merge(.emit("a"), .none, .merge(.emit("b"), .emit("c")))) { emitted.append($0) }
     #expect(emitted == ["a", "b", "c"])

@@ -62,7 +62,6 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   @usableFromInline var winding: [UInt64: Task<Void, Never>] = [:]
   /// The live run (pending or started) of each cancellation id.
   @usableFromInline var generationOfID: [AnyCancelID: UInt64] = [:]
-  @usableFromInline let sink: @Sendable (EffectMessage<Input>) -> Void
   /// What most runners never use (throttle windows, causes, a trace's
   /// observer), boxed and allocated on first use: until then an idle
   /// feature pays one nil word for all of it.
@@ -144,11 +143,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   }
 
   @inlinable
-  package init(
-    observer: (@Sendable (EffectRunEvent) -> Void)? = nil,
-    sink: @escaping @Sendable (EffectMessage<Input>) -> Void
-  ) {
-    self.sink = sink
+  package init(observer: (@Sendable (EffectRunEvent) -> Void)? = nil) {
     if let observer {
       var extras = Extras()
       extras.observer = observer
@@ -283,17 +278,20 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   }
 
   /// Starts a task for every recorded run still live, in the order they
-  /// were performed; `host` is the id their ``EffectScope`` carries, and
-  /// `counters` the host's, where each is counted while it runs (passed in
-  /// rather than stored, like `host`, to keep an idle feature small).
+  /// were performed; `host` is the id their ``EffectScope`` carries,
+  /// `counters` the host's, where each is counted while it runs, and
+  /// `sink` where each sends its inputs and its end (all three passed in
+  /// rather than stored, to keep an idle feature small).
   @inlinable
-  package mutating func startPending(host: UInt64, counters: LifetimeCounters) {
+  package mutating func startPending(
+    host: UInt64, counters: LifetimeCounters, sink: @escaping @Sendable (EffectMessage<Input>) -> Void
+  ) {
     guard !pending.isEmpty else { return }
     for (offset, run) in pending.enumerated() {
       guard let run else { continue }  // cancelled before it started
       let generation = pendingBase + UInt64(offset)
       live[generation] = Started(
-        task: start(run, generation: generation, host: host, counters: counters), id: run.id,
+        task: start(run, generation: generation, host: host, counters: counters, sink: sink), id: run.id,
         survivesFinish: run.onFinish == .runToCompletion)
       observer?(.started(run: generation, id: run.id?.description))
     }
@@ -359,11 +357,11 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
 
   @inlinable
   func start(
-    _ run: Effect<Input, Output>.Run, generation: UInt64, host: UInt64, counters: LifetimeCounters
+    _ run: Effect<Input, Output>.Run, generation: UInt64, host: UInt64, counters: LifetimeCounters,
+    sink: @escaping @Sendable (EffectMessage<Input>) -> Void
   ) -> Task<Void, Never> {
     let token = EffectRunToken(generation: generation, sink: sink)
     let operation = run.operation
-    let sink = self.sink
     let scope = EffectScope(host: host, generation: generation, cause: cause(of: generation))
     counters.effectCount.increment()
     // Detached: a defined context (no sender's task-locals or priority),

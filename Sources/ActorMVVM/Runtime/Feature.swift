@@ -148,7 +148,7 @@ public final actor Feature<Machine: StateMachine> {
     // propagation crashed on this init when the observer was set afterwards.
     var observer: (@Sendable (EffectRunEvent) -> Void)?
     if let trace { observer = { trace.sink(.effect($0)) } }
-    self.runner = EffectRunner(observer: observer) { mailbox.push(.effect($0)) }
+    self.runner = EffectRunner(observer: observer)
     counters.featureCount.increment()
     mailbox.attach(self)
   }
@@ -441,7 +441,8 @@ public final actor Feature<Machine: StateMachine> {
       }
     }
     batch.removeAll(keepingCapacity: true)
-    runner.startPending(host: mailbox.host, counters: counters)
+    let mailbox = self.mailbox
+    runner.startPending(host: mailbox.host, counters: counters) { mailbox.push(.effect($0)) }
     publish()
   }
 

@@ -28,11 +28,9 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     // The two flags last, where they fill the tail beside the lock word
     // rather than padding a word of their own: 16 bytes less per mailbox.
     @usableFromInline var buffer: [Message] = []
-    @usableFromInline var dropped = 0
-    @usableFromInline var discarded = 0
-    @usableFromInline var late = 0
-    /// Bindings and output causes, made by the first binding or listener
-    /// that asks for them: a mailbox that has neither pays one word.
+    /// Bindings, output causes and the counts of dropped and discarded
+    /// inputs, made by the first that needs them: a mailbox that has none
+    /// pays one word.
     @usableFromInline var extras: Extras?
     /// Weak: the mailbox must not keep its feature alive.
     @usableFromInline weak var owner: Feature<Machine>?
@@ -55,6 +53,9 @@ struct Mailbox<Machine: StateMachine>: Sendable {
   /// mailbox's lock, and never handed out of it.
   @usableFromInline
   final class Extras {
+    @usableFromInline var dropped = 0
+    @usableFromInline var discarded = 0
+    @usableFromInline var late = 0
     @usableFromInline var nextBindingID: UInt64 = 0
     @usableFromInline var bindings: [UInt64: Task<Void, Never>] = [:]
     /// The causes of caused outputs by output number, kept only once a
@@ -80,20 +81,21 @@ struct Mailbox<Machine: StateMachine>: Sendable {
   }
 
   @inlinable
-  var droppedCount: Int { state.withLock { $0.dropped } }
+  var droppedCount: Int { state.withLock { $0.extras?.dropped ?? 0 } }
 
   @inlinable
-  var discardedCount: Int { state.withLock { $0.discarded } }
+  var discardedCount: Int { state.withLock { $0.extras?.discarded ?? 0 } }
 
   @inlinable
-  var lateCount: Int { state.withLock { $0.late } }
+  var lateCount: Int { state.withLock { $0.extras?.late ?? 0 } }
 
   /// Counts an effect input the feature discarded (stale, or sent late).
   @inlinable
   func countDiscarded(late: Bool) {
     state.withLock { state in
-      state.discarded += 1
-      if late { state.late += 1 }
+      let extras = state.madeExtras()
+      extras.discarded += 1
+      if late { extras.late += 1 }
     }
   }
 
@@ -126,11 +128,12 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     let feature = state.withLock { state -> Feature<Machine>? in
       if state.closed {
         switch message {
-        case .input, .caused: state.dropped += 1
-        case .effect(.sent): state.discarded += 1
+        case .input, .caused: state.madeExtras().dropped += 1
+        case .effect(.sent): state.madeExtras().discarded += 1
         case .effect(.late):
-          state.discarded += 1
-          state.late += 1
+          let extras = state.madeExtras()
+          extras.discarded += 1
+          extras.late += 1
         case .effect(.ended): break
         }
         return nil
