@@ -57,6 +57,30 @@ struct EffectRunnerTests {
     #expect(runner.liveCount == 0)
   }
 
+  /// The proof obligation of `EffectRunner.Storage`'s `@unchecked
+  /// Sendable`: the books are copied on write, so two runner values never
+  /// share storage one of them is changing. An idle runner allocates none.
+  @Test("The runner's books: none until the first run, changed in place, copied on write")
+  func storageCopiedOnWrite() async {
+    var runner = Runner()
+    #expect(runner.storage == nil)
+    #expect(runner.liveCount == 0)  // reading allocates nothing
+    #expect(runner.storage == nil)
+    runner.perform(.run(id: "a") { _ in }) { _ in }
+    let first = runner.storage.map(ObjectIdentifier.init)
+    #expect(first != nil)
+    runner.perform(.run(id: "b") { _ in }) { _ in }
+    #expect(runner.storage.map(ObjectIdentifier.init) == first)  // unique: changed in place
+    var copy = runner
+    copy.perform(.cancel(id: "a")) { _ in }
+    #expect(copy.storage.map(ObjectIdentifier.init) != first)  // shared: copied first
+    #expect(runner.storage.map(ObjectIdentifier.init) == first)
+    #expect(copy.liveCount == 1)
+    #expect(runner.liveCount == 2)  // the original is untouched
+    for task in copy.cancelAll() { await task.value }
+    for task in runner.cancelAll() { await task.value }
+  }
+
   @Test("Runs start at startPending; one superseded or cancelled before then never starts")
   func deferredStart() async {
     let counters = LifetimeCounters()

@@ -51,83 +51,118 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     }
   }
 
-  @usableFromInline var nextGeneration: UInt64 = 0
-  /// Runs recorded since the last `startPending`: the run with generation
-  /// `pendingBase + i` is `pending[i]`, nil once cancelled or superseded.
-  @usableFromInline var pending: [Effect<Input, Output>.Run?] = []
-  @usableFromInline var pendingBase: UInt64 = 1
-  /// Started runs that are live.
-  @usableFromInline var live: [UInt64: Started] = [:]
-  /// Cancelled runs whose tasks have not returned yet.
-  @usableFromInline var winding: [UInt64: Task<Void, Never>] = [:]
-  /// The live run (pending or started) of each cancellation id.
-  @usableFromInline var generationOfID: [AnyCancelID: UInt64] = [:]
-  /// What most runners never use (throttle windows, causes, a trace's
-  /// observer), boxed and allocated on first use: until then an idle
-  /// feature pays one nil word for all of it.
-  @usableFromInline var box: ExtrasBox?
+  /// Everything the runner keeps, on the heap and made by the first run
+  /// recorded (or the first extra set): until then an idle feature pays one
+  /// nil word for all of it. Copy-on-write (see ``Storage``), so the runner
+  /// is still a value.
+  @usableFromInline var storage: Storage?
 
-  /// See ``box``.
+  /// The runner's books and extras.
   @usableFromInline
-  struct Extras: Sendable {
+  struct Books: Sendable {
+    @usableFromInline var nextGeneration: UInt64 = 0
+    /// Runs recorded since the last `startPending`: the run with generation
+    /// `pendingBase + i` is `pending[i]`, nil once cancelled or superseded.
+    @usableFromInline var pending: [Effect<Input, Output>.Run?] = []
+    @usableFromInline var pendingBase: UInt64 = 1
+    /// Started runs that are live.
+    @usableFromInline var live: [UInt64: Started] = [:]
+    /// Cancelled runs whose tasks have not returned yet.
+    @usableFromInline var winding: [UInt64: Task<Void, Never>] = [:]
+    /// The live run (pending or started) of each cancellation id.
+    @usableFromInline var generationOfID: [AnyCancelID: UInt64] = [:]
+    /// The window of each throttle id (`Effect.throttle`).
     @usableFromInline var throttleWindows: [AnyCancelID: any ThrottleWindowing] = [:]
+    /// The cause of each run started under one, by generation.
     @usableFromInline var causes: [UInt64: Cause] = [:]
     @usableFromInline var currentCause: Cause?
     @usableFromInline var observer: (@Sendable (EffectRunEvent) -> Void)?
     @inlinable init() {}
   }
 
-  /// ``Extras`` on the heap (an indirect case is a box of its own).
+  /// ``Books`` in a class, copied on write.
+  ///
+  /// `@unchecked Sendable` is safe because a `Storage` is mutated only
+  /// through ``EffectRunner/books``' `_modify`, which first makes it unique
+  /// (`isKnownUniquelyReferenced`, or a fresh copy): an instance two runner
+  /// values share is only ever read, and the one a runner mutates is
+  /// reachable from that runner alone, which its owning isolation domain
+  /// mutates (the runner's own contract). So it behaves exactly as the
+  /// `Books` value it holds, which is `Sendable`. `EffectRunnerStorageTests`
+  /// proves the copy on write; the stress suite drives effects under the
+  /// thread sanitizer. `@exclusivity(unchecked)` on `books`: every access is
+  /// a runner's, one at a time, under the same discipline (and a dynamic
+  /// check on each would cost more than the rest of the access).
   @usableFromInline
-  indirect enum ExtrasBox: Sendable {
-    case extras(Extras)
+  final class Storage: @unchecked Sendable {
+    @exclusivity(unchecked) @usableFromInline var books: Books
 
-    @inlinable var value: Extras {
-      switch self {
-      case .extras(let value): value
+    @inlinable init(_ books: Books) { self.books = books }
+  }
+
+  /// The books: read without allocating while there are none; changed in
+  /// place once this runner alone holds them.
+  @inlinable
+  var books: Books {
+    get { storage?.books ?? Books() }
+    _modify {
+      if storage == nil {
+        storage = Storage(Books())
+      } else if !isKnownUniquelyReferenced(&storage!) {
+        storage = Storage(storage!.books)
       }
+      yield &storage!.books
     }
   }
 
-  /// Changes the extras, allocating them on first use. The box is emptied
-  /// first, so the value changed is the only reference to its storage.
-  @usableFromInline
-  mutating func updateExtras(_ body: (inout Extras) -> Void) {
-    var value = box?.value ?? Extras()
-    box = nil
-    body(&value)
-    box = .extras(value)
+  @inlinable var nextGeneration: UInt64 {
+    get { storage?.books.nextGeneration ?? 0 }
+    _modify { yield &books.nextGeneration }
+  }
+  @inlinable var pending: [Effect<Input, Output>.Run?] {
+    get { storage?.books.pending ?? [] }
+    _modify { yield &books.pending }
+  }
+  @inlinable var pendingBase: UInt64 {
+    get { storage?.books.pendingBase ?? 1 }
+    _modify { yield &books.pendingBase }
+  }
+  @inlinable var live: [UInt64: Started] {
+    get { storage?.books.live ?? [:] }
+    _modify { yield &books.live }
+  }
+  @inlinable var winding: [UInt64: Task<Void, Never>] {
+    get { storage?.books.winding ?? [:] }
+    _modify { yield &books.winding }
+  }
+  @inlinable var generationOfID: [AnyCancelID: UInt64] {
+    get { storage?.books.generationOfID ?? [:] }
+    _modify { yield &books.generationOfID }
   }
 
   /// The window of each throttle id (`Effect.throttle`).
   @inlinable
   var throttleWindows: [AnyCancelID: any ThrottleWindowing] {
-    get { box?.value.throttleWindows ?? [:] }
-    set {
-      if box == nil, newValue.isEmpty { return }
-      updateExtras { $0.throttleWindows = newValue }
-    }
+    get { storage?.books.throttleWindows ?? [:] }
+    _modify { yield &books.throttleWindows }
   }
 
   /// Told of every run's start, supersession, cancellation and end, when a
   /// trace is on (``FeatureTrace``); nil costs one branch per event.
   @inlinable
   var observer: (@Sendable (EffectRunEvent) -> Void)? {
-    get { box?.value.observer }
-    set {
-      if box == nil, newValue == nil { return }
-      updateExtras { $0.observer = newValue }
-    }
+    get { storage?.books.observer }
+    _modify { yield &books.observer }
   }
 
   /// The ``Cause`` of the input being reduced, set by the host around a
   /// caused transition: runs recorded meanwhile carry it.
   @inlinable
   package var currentCause: Cause? {
-    get { box?.value.currentCause }
+    get { storage?.books.currentCause }
     set {
-      if box == nil, newValue == nil { return }
-      updateExtras { $0.currentCause = newValue }
+      if storage == nil, newValue == nil { return }
+      books.currentCause = newValue
     }
   }
 
@@ -135,20 +170,13 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// runner forgets the run. Empty unless causes are used.
   @inlinable
   var causes: [UInt64: Cause] {
-    get { box?.value.causes ?? [:] }
-    set {
-      if box == nil, newValue.isEmpty { return }
-      updateExtras { $0.causes = newValue }
-    }
+    get { storage?.books.causes ?? [:] }
+    _modify { yield &books.causes }
   }
 
   @inlinable
   package init(observer: (@Sendable (EffectRunEvent) -> Void)? = nil) {
-    if let observer {
-      var extras = Extras()
-      extras.observer = observer
-      box = .extras(extras)
-    }
+    if let observer { books.observer = observer }
   }
 
   /// Runs that are live, started or not.
@@ -329,17 +357,15 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     }
     for (generation, task) in winding where generation != excluding { tasks.append(task) }
     if let excluding, let own = winding[excluding] { own.cancel() }
-    live.removeAll()
-    winding.removeAll()
-    generationOfID.removeAll()
-    if box != nil {
-      updateExtras { extras in
-        extras.throttleWindows.removeAll()
-        extras.causes.removeAll()
-      }
+    if storage != nil {
+      books.live.removeAll()
+      books.winding.removeAll()
+      books.generationOfID.removeAll()
+      books.throttleWindows.removeAll()
+      books.causes.removeAll()
+      books.pending.removeAll()
+      books.pendingBase = books.nextGeneration + 1
     }
-    pending.removeAll()
-    pendingBase = nextGeneration + 1
     return tasks
   }
 
