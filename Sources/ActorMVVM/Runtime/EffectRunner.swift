@@ -28,8 +28,9 @@
 /// actor) is made in input order.
 ///
 /// A value owned by one isolation domain (its host's actor, as a stored
-/// `var`), which calls every mutating method; a struct, so a feature pays no
-/// extra allocation for it. It is `Sendable` so that a host's nonisolated
+/// `var`), which calls every mutating method: one word in its host, its
+/// books on the heap from the first run recorded (``storage``, copied on
+/// write, so it stays a value). It is `Sendable` so that a host's nonisolated
 /// `deinit`, which has the last reference, can cancel what is still running.
 /// The tasks it starts are not isolated to the host: they run concurrently
 /// with it.
