@@ -145,12 +145,7 @@ public final class EventRelay<Value: Sendable>: Sendable {
   /// Ends every subscription after it drains its backlog. Idempotent.
   @inlinable
   public func finish() {
-    let waiters = storage.withLock { table -> Wakeups<Void> in
-      guard !table.finished else { return Wakeups() }
-      table.finished = true
-      return table.wakeAll { _ in }
-    }
-    waiters.resume(returning: ())
+    storage.finishSubscribers()
   }
 
   /// A new subscription as this relay's own sequence. Registered now.

@@ -207,12 +207,7 @@ struct StateCell<Value: Sendable>: Sendable {
 
   @inlinable
   func finish() {
-    let waiters = storage.withLock { table -> Wakeups<Void> in
-      guard !table.finished else { return Wakeups() }
-      table.finished = true
-      return table.wakeAll { _ in }
-    }
-    waiters.resume(returning: ())
+    storage.finishSubscribers()
   }
 
   @inlinable

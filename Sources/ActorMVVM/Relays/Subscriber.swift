@@ -75,6 +75,20 @@ struct SubscriberTable<Policy: SubscriberPolicy> {
   }
 }
 
+extension Locked {
+  /// A relay's `finish()`: marks its table finished and wakes every
+  /// parked subscriber (after the lock is released), once; idempotent.
+  @inlinable
+  func finishSubscribers<Policy: SubscriberPolicy>() where Value == SubscriberTable<Policy> {
+    let waiters = withLock { table -> Wakeups<Void> in
+      guard !table.finished else { return Wakeups() }
+      table.finished = true
+      return table.wakeAll { _ in }
+    }
+    waiters.resume(returning: ())
+  }
+}
+
 /// One registered subscriber of a relay: the code both relays share.
 ///
 /// - Registered when created; unregistered exactly once, when it ends (the
