@@ -15,6 +15,9 @@ import ActorMVVM
 /// - **Buffering:** each upstream is pulled by its own task, started on the
 ///   first `next()`; at most 128 elements wait for the consumer before
 ///   they stop being pulled.
+/// - **With an `AsyncJust`** (Rx's `just`) on either side: its element
+///   first, then the other upstream, pulled by the consumer in its own task
+///   with no task, lock or buffer (a `map`-like pass-through).
 @inlinable
 public func merge<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>(
   _ a: A, _ b: B
@@ -39,9 +42,28 @@ where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
     self.b = b
   }
 
-  /// Makes this sequence's iterator (see the type's contract for when work starts).
+  /// Makes this sequence's iterator (see the type's contract for when work
+  /// starts). With one upstream an ``AsyncJust`` and the other not, the
+  /// iterator passes through: the just's element first (as the operator
+  /// delivers an immediate upstream's elements before any other's), then
+  /// the other upstream pulled in place by the consumer, with no task,
+  /// lock or machine per element. The casts fold when specialised.
   @inlinable
-  public func makeAsyncIterator() -> Iterator { Iterator(a: a, b: b) }
+  public func makeAsyncIterator() -> Iterator {
+    var iterator = Iterator(a: a, b: b)
+    switch (just(a), just(b)) {
+    case (let first?, nil):
+      iterator.pending = first
+      iterator.liveB = b.makeAsyncIterator()
+      iterator.route = .passB
+    case (nil, let second?):
+      iterator.pending = second
+      iterator.liveA = a.makeAsyncIterator()
+      iterator.route = .passA
+    default: break
+    }
+    return iterator
+  }
 
   /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
@@ -53,11 +75,24 @@ where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
     @usableFromInline let a: A
     @usableFromInline let b: B
     @usableFromInline var reader = OperatorReader<Machine>()
+    /// How this iterator works, decided by `makeAsyncIterator()`.
+    @usableFromInline var route = Route.merging
+    /// Passing through: the just's element, until emitted.
+    @usableFromInline var pending: Element?
+    @usableFromInline var liveA: A.AsyncIterator?
+    @usableFromInline var liveB: B.AsyncIterator?
+
+    /// Merging through the machine, passing one upstream through, or over.
+    @usableFromInline
+    enum Route: Sendable { case merging, passA, passB, ended }
 
     @inlinable init(a: A, b: B) {
       self.a = a
       self.b = b
     }
+
+    /// Whether this iterator passes one upstream through (for tests).
+    package var isPassingThrough: Bool { route == .passA || route == .passB }
 
     /// The next element, or nil once the sequence has ended (see the sequence's contract).
     @inlinable @inline(__always)
@@ -68,11 +103,34 @@ where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
     /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+      switch route {
+      case .passA, .passB: return try await passNext(isolation: actor)
+      case .ended: return nil
+      case .merging: break
+      }
       if reader.isStarted { return try await reader.next(failure: Failure.self, isolation: actor) }
       return try await reader.next(
         a, wrap: { .element($0) }, end: { .ended($0) }, b, wrap: { .element($0) }, end: { .ended($0) },
         make: { Machine() },
         isolation: actor)
+    }
+
+    /// Passing through: the just's element, then the live upstream's, as
+    /// the merge would emit them; its end or error ends the operator (after
+    /// an error, nil forever); a cancelled consumer gets nil at its next call.
+    @inlinable
+    mutating func passNext(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+      let live = route
+      route = .ended  // until the live upstream has answered: an error or the end leaves it so
+      guard !Task.isCancelled else { return nil }
+      if let element = pending {
+        pending = nil
+        route = live
+        return element
+      }
+      let element = live == .passA ? try await liveA!.next(isolation: actor) : try await liveB!.next(isolation: actor)
+      if element != nil { route = live }
+      return element
     }
   }
 }

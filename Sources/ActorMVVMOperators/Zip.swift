@@ -15,6 +15,11 @@ import ActorMVVM
 /// - **Buffering:** elements of the faster upstream wait for their partner
 ///   without bound, as in Rx; at most 128 pairs wait for the consumer
 ///   before the upstreams stop being pulled.
+/// - **With an `AsyncJust`** (Rx's `just`) on either side: one pair, its
+///   element with the other's first; the other's later elements, which
+///   can never be paired, are pulled and dropped (not queued) until its
+///   end ends the zip. The consumer pulls it in its own task: no task,
+///   lock or queue.
 @inlinable
 public func zip<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>(
   _ a: A, _ b: B
@@ -39,9 +44,30 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
     self.b = b
   }
 
-  /// Makes this sequence's iterator (see the type's contract for when work starts).
+  /// Makes this sequence's iterator (see the type's contract for when work
+  /// starts). With one upstream an ``AsyncJust`` and the other not, the
+  /// iterator passes through: the one pair is the just's element with the
+  /// other's first; the other's later elements can never be paired, so
+  /// they are pulled and dropped (the machine would queue them without
+  /// bound) until its end, which ends the operator as the machine would.
+  /// The consumer pulls the other upstream in place, with no task, lock or
+  /// queue. The casts fold when specialised.
   @inlinable
-  public func makeAsyncIterator() -> Iterator { Iterator(a: a, b: b) }
+  public func makeAsyncIterator() -> Iterator {
+    var iterator = Iterator(a: a, b: b)
+    switch (just(a), just(b)) {
+    case (let first?, nil):
+      iterator.singleA = first
+      iterator.liveB = b.makeAsyncIterator()
+      iterator.route = .passB
+    case (nil, let second?):
+      iterator.singleB = second
+      iterator.liveA = a.makeAsyncIterator()
+      iterator.route = .passA
+    default: break
+    }
+    return iterator
+  }
 
   /// The iterator: one consumer at a time; the contract is the sequence's.
   public struct Iterator: AsyncIteratorProtocol {
@@ -53,11 +79,25 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
     @usableFromInline let a: A
     @usableFromInline let b: B
     @usableFromInline var reader = OperatorReader<Machine>()
+    /// How this iterator works, decided by `makeAsyncIterator()`.
+    @usableFromInline var route = Route.zipping
+    /// Passing through: the just's element, until paired.
+    @usableFromInline var singleA: A.Element?
+    @usableFromInline var singleB: B.Element?
+    @usableFromInline var liveA: A.AsyncIterator?
+    @usableFromInline var liveB: B.AsyncIterator?
+
+    /// Zipping through the machine, passing one upstream through, or over.
+    @usableFromInline
+    enum Route: Sendable { case zipping, passA, passB, ended }
 
     @inlinable init(a: A, b: B) {
       self.a = a
       self.b = b
     }
+
+    /// Whether this iterator passes one upstream through (for tests).
+    package var isPassingThrough: Bool { route == .passA || route == .passB }
 
     /// The next element, or nil once the sequence has ended (see the sequence's contract).
     @inlinable @inline(__always)
@@ -68,10 +108,43 @@ where A.Element: Sendable, B.Element: Sendable, A.Failure == B.Failure {
     /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+      switch route {
+      case .passA, .passB: return try await passNext(isolation: actor)
+      case .ended: return nil
+      case .zipping: break
+      }
       if reader.isStarted { return try await reader.next(failure: Failure.self, isolation: actor) }
       return try await reader.next(
         a, wrap: { .a($0) }, end: { .ended(.a, $0) }, b, wrap: { .b($0) }, end: { .ended(.b, $0) }, make: { Machine() },
         isolation: actor)
+    }
+
+    /// Passing through: the live upstream's first element paired with the
+    /// just's; then its later elements dropped until it ends, which ends
+    /// the operator; an error is thrown (then nil forever); a cancelled
+    /// consumer gets nil at its next call.
+    @inlinable
+    mutating func passNext(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+      let live = route
+      route = .ended  // until the live upstream has ended: an error or the end leaves it so
+      while !Task.isCancelled {
+        if live == .passA {
+          guard let element = try await liveA!.next(isolation: actor) else { return nil }
+          if let single = singleB {
+            singleB = nil
+            route = live
+            return (element, single)
+          }
+        } else {
+          guard let element = try await liveB!.next(isolation: actor) else { return nil }
+          if let single = singleA {
+            singleA = nil
+            route = live
+            return (single, element)
+          }
+        }
+      }
+      return nil
     }
   }
 }

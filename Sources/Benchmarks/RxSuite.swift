@@ -67,6 +67,15 @@ enum RxSuite {
     RxWorkload(
       name: "rx 7 nested combineLatest creating", unit: "chain", count: iterations, check: { $1 == $0 },
       run: { count in await creating(count, combineLatestsSourceFirst) }, baseline: nil),
+    // Issue #36: merge and zip with one live upstream beside an `AsyncJust`
+    // (not in RxSwift's suite): the just's element, then the relay's.
+    RxWorkload(
+      name: "merge(just, relay) pumping", unit: "event", count: iterations * 10, check: { $1 == $0 },
+      run: { count in await pumping(count) { merge(AsyncJust(0), $0) } }, baseline: nil),
+    RxWorkload(
+      name: "zip(just, relay) pumping", unit: "event", count: iterations * 10,
+      check: { count, sum in sum == min(count, 1) },
+      run: { count in await pumping(count) { zip(AsyncJust(1), $0).map { $0 * $1 } } }, baseline: nil),
     RxWorkload(
       name: "feature mailbox inputs", unit: "event", count: 2_000_000, check: { $1 == $0 },
       run: { count in await mailboxInputs(count) },

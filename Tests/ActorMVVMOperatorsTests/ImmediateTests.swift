@@ -147,6 +147,65 @@ struct ImmediateTests {
     #expect(await Array(merged) == [0, 1, 2])
   }
 
+  @Test(
+    "merge and zip with one AsyncJust pass the other upstream through, wherever it sits; two live ones, or two justs, do not"
+  )
+  func zipAndMergePassThrough() async {
+    func fed<S: AsyncSequence>(_ make: (EventRelay<Int>.Values) -> S) async -> (passing: S, relay: EventRelay<Int>) {
+      let relay = EventRelay<Int>()
+      return (make(relay.values), relay)
+    }
+    let just = AsyncJust(0)
+    let (left, right) = (EventRelay<Int>(), EventRelay<Int>())
+    #expect(merge(just, left.values).makeAsyncIterator().isPassingThrough)
+    #expect(merge(left.values, just).makeAsyncIterator().isPassingThrough)
+    #expect(zip(just, left.values).makeAsyncIterator().isPassingThrough)
+    #expect(zip(left.values, just).makeAsyncIterator().isPassingThrough)
+    #expect(!merge(left.values, right.values).makeAsyncIterator().isPassingThrough)
+    #expect(!merge(just, just).makeAsyncIterator().isPassingThrough)
+    #expect(!zip(left.values, right.values).makeAsyncIterator().isPassingThrough)
+    #expect(!zip(just, just).makeAsyncIterator().isPassingThrough)
+    // What each emits: the just's element first (merge), the one pair
+    // (zip), then the end once the relay ends, as through the machine.
+    let (mergedRight, relayOfRight) = await fed { merge(just, $0) }
+    let (mergedLeft, relayOfLeft) = await fed { merge($0, just) }
+    for relay in [relayOfRight, relayOfLeft] {
+      for value in [1, 2, 3] { relay.accept(value) }
+      relay.finish()
+    }
+    #expect(await Array(mergedRight) == [0, 1, 2, 3])
+    #expect(await Array(mergedLeft) == [0, 1, 2, 3])
+    let (zippedRight, relayRight) = await fed { zip(AsyncJust(7), $0) }
+    let (zippedLeft, relayLeft) = await fed { zip($0, AsyncJust(7)) }
+    for relay in [relayRight, relayLeft] {
+      for value in [1, 2, 3] { relay.accept(value) }
+      relay.finish()
+    }
+    #expect(await Array(zippedRight).map { "\($0)\($1)" } == ["71"])
+    #expect(await Array(zippedLeft).map { "\($0)\($1)" } == ["17"])
+    // An upstream that ends empty: nothing, then the end.
+    let (emptyZip, emptyRelay) = await fed { zip(AsyncJust(7), $0) }
+    emptyRelay.finish()
+    #expect(await Array(emptyZip).isEmpty)
+    // After the end, nil forever.
+    let ended = EventRelay<Int>()
+    var iterator = merge(just, ended.values).makeAsyncIterator()
+    ended.finish()
+    #expect(await iterator.next() == 0)
+    #expect(await iterator.next() == nil)
+    #expect(await iterator.next() == nil)
+    #expect(!iterator.isPassingThrough)
+  }
+
+  @Test("Passing merge or zip through, a cancelled consumer stops at its next pull, wherever the just sits")
+  func zipAndMergePassThroughCancellation() async {
+    let tester = CancelledConsumerTests()
+    let one = AsyncJust(0)
+    #expect(await tester.elementsAfterCancelling(merge(Stubborn(), one)) == 0)
+    #expect(await tester.elementsAfterCancelling(zip(one, Stubborn()).map { $1 }) == 0)
+    #expect(await tester.elementsAfterCancelling(zip(Stubborn(), one).map { $0 }) == 0)
+  }
+
   @Test("An array of AsyncJusts combines at once, with no task at all")
   func arrayOfJusts() async {
     #expect(await Array(combineLatest([AsyncJust(1), AsyncJust(2)])) == [[1, 2]])
