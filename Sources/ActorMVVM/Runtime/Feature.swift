@@ -13,7 +13,8 @@ import Synchronization
 /// ## Guarantees
 /// 1. **Mailbox order.** Inputs are reduced one at a time, in the order they
 ///    were sent from any one task. `reduce` is synchronous, so no `await`
-///    interleaves two transitions.
+///    interleaves two transitions. The drain yields between batches while
+///    inputs keep arriving, so a busy feature never holds its actor.
 /// 2. **No lost inputs.** Every input sent before ``finish()`` is called is
 ///    reduced. Inputs sent after it are dropped and counted in
 ///    ``droppedInputCount``; nothing traps. (Effect results that are not
@@ -48,7 +49,8 @@ import Synchronization
 ///
 /// ## Performance shape
 /// ``send(_:)`` appends to a locked buffer; the first send into an idle
-/// mailbox schedules one short task that drains whole batches on the actor.
+/// mailbox schedules one short task that drains whole batches on the actor,
+/// one batch per turn, yielding between turns while senders keep it busy.
 /// State is published once per batch (and before each output), so a burst
 /// of inputs costs one relay update. The effects a batch asks for start
 /// when it has been reduced, so a run superseded within the batch never
@@ -395,11 +397,26 @@ public final actor Feature<Machine: StateMachine> {
 
   // MARK: Draining
 
-  /// The scheduled drain: runs until the mailbox is empty, then releases
-  /// the schedule so the next send starts a new one.
+  /// One turn of the scheduled drain, on the actor: reduces batches until
+  /// the mailbox is empty (then releases the schedule: the next send starts
+  /// a new drain) or until it should give the actor back, leaving the rest
+  /// for the next turn, which the drain's task takes after a yield
+  /// (``Mailbox/push(_:)`` says why). It gives the actor back after a
+  /// batch of fewer than ``Mailbox/smallBatch`` messages (a drain that
+  /// outpaces its senders lets the next batch build up instead of taking a
+  /// few at a time) and after ``Mailbox/batchesPerTurn`` batches in a row.
   @inlinable
-  func drain() {
-    while mailbox.take(into: &batch, release: true) { process() }
+  func drainTurn() {
+    var batches = 0
+    while mailbox.take(into: &batch, release: true) {
+      let count = batch.count
+      process()
+      batches += 1
+      if count < Mailbox<Machine>.smallBatch || batches == Mailbox<Machine>.batchesPerTurn {
+        if mailbox.requestTurnIfPending() { return }
+        break
+      }
+    }
     resumeIdleWaitersIfIdle()
   }
 

@@ -5,7 +5,10 @@
 ///   several, they interleave in lock order.
 /// - At most one drain is scheduled at a time (`scheduled`): the sender that
 ///   finds the mailbox idle starts a short-lived task on the feature's actor;
-///   everyone else just appends. An idle feature has no task parked.
+///   everyone else just appends. The task reduces batches in turns on the
+///   actor, yielding between turns (see ``push(_:)`` and
+///   ``Feature/drainTurn()``); it ends, releasing the schedule, on finding
+///   the mailbox empty. An idle feature has no task parked.
 /// - After `close`, pushes are dropped and counted: inputs as dropped,
 ///   effect inputs as discarded.
 /// - A struct around one ``Locked``: copies share the same state (the lock's
@@ -25,7 +28,7 @@ struct Mailbox<Machine: StateMachine>: Sendable {
 
   @usableFromInline
   struct State {
-    // The two flags last, where they fill the tail beside the lock word
+    // The flags last, where they fill the tail beside the lock word
     // rather than padding a word of their own: 16 bytes less per mailbox.
     @usableFromInline var buffer: [Message] = []
     /// Bindings, output causes and the counts of dropped and discarded
@@ -36,6 +39,9 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     @usableFromInline weak var owner: Feature<Machine>?
     @usableFromInline var scheduled = false
     @usableFromInline var closed = false
+    /// Set by a drain turn that gave the actor back with messages pending;
+    /// its task takes another turn after a yield.
+    @usableFromInline var turnRequested = false
 
     @inlinable init() {}
 
@@ -144,9 +150,50 @@ struct Mailbox<Machine: StateMachine>: Sendable {
       return state.owner
     }
     guard let feature else { return }
-    // Weak: a scheduled drain must not keep a released (or just finished)
-    // feature alive; once its last reference is gone, nothing is left to drain.
-    Task { [weak feature] in await feature?.drain() }
+    // Weak, and re-read each turn: a scheduled drain must not keep a
+    // released (or just finished) feature alive, not even while it yields;
+    // once its last reference is gone, nothing is left to drain.
+    //
+    // Turns, and a yield between them: a drain that took every next batch
+    // at once would, under a steady sender, take a few inputs at a time on
+    // the other core, its lock and buffer lines bouncing between the two
+    // cores on every take (with one sender, a fifth of the run's time went
+    // to spinning on that lock). So a small batch ends the turn and the
+    // yield lets the next one build up; a large batch is followed at once
+    // (reducing it took long enough; going on overlaps the senders), up to
+    // `batchesPerTurn`. Ending a turn also gives the actor and the thread
+    // back: a feature that keeps itself busy (a reducer or binding that
+    // never lets the mailbox empty) cannot hold its actor, so `finish()`
+    // and readers get in.
+    //
+    // (The turn returns nothing and the loop asks the mailbox instead: with
+    // the turn returning a `Bool`, the 6.3 optimiser stopped specialising
+    // it in client modules, and every input paid generic metadata
+    // look-ups.)
+    let mailbox = self
+    Task { [weak feature] in
+      await feature?.drainTurn()
+      while mailbox.takeTurnRequest() {
+        await Task.yield()
+        await feature?.drainTurn()
+      }
+    }
+  }
+
+  /// A batch smaller than this ends the drain's turn (``Feature/drainTurn()``).
+  @inlinable static var smallBatch: Int { 64 }
+
+  /// The most batches one turn of the drain reduces before it gives the actor back.
+  @inlinable static var batchesPerTurn: Int { 16 }
+
+  /// The drain's task asks, after each turn: true once (clearing the
+  /// request) when the turn left messages for another.
+  @inlinable
+  func takeTurnRequest() -> Bool {
+    state.withLock { state in
+      defer { state.turnRequested = false }
+      return state.turnRequested
+    }
   }
 
   /// Swaps the pending messages into `batch` (which must be empty). When
@@ -159,6 +206,21 @@ struct Mailbox<Machine: StateMachine>: Sendable {
         return false
       }
       swap(&state.buffer, &batch)
+      return true
+    }
+  }
+
+  /// Ends a turn of the drain: when something is pending, asks its task
+  /// for another turn (``takeTurnRequest()``) and returns true; when
+  /// nothing is, releases the schedule and returns false.
+  @inlinable
+  func requestTurnIfPending() -> Bool {
+    state.withLock { state in
+      if state.buffer.isEmpty {
+        state.scheduled = false
+        return false
+      }
+      state.turnRequested = true
       return true
     }
   }
