@@ -13,8 +13,8 @@ import Synchronization
 /// ## Guarantees
 /// 1. **Mailbox order.** Inputs are reduced one at a time, in the order they
 ///    were sent from any one task. `reduce` is synchronous, so no `await`
-///    interleaves two transitions. The drain yields between batches while
-///    inputs keep arriving, so a busy feature never holds its actor.
+///    interleaves two transitions. The drain reduces in turns and yields
+///    between them, so a feature kept busy never holds its actor.
 /// 2. **No lost inputs.** Every input sent before ``finish()`` is called is
 ///    reduced. Inputs sent after it are dropped and counted in
 ///    ``droppedInputCount``; nothing traps. (Effect results that are not
@@ -50,7 +50,7 @@ import Synchronization
 /// ## Performance shape
 /// ``send(_:)`` appends to a locked buffer; the first send into an idle
 /// mailbox schedules one short task that drains whole batches on the actor,
-/// one batch per turn, yielding between turns while senders keep it busy.
+/// in turns, yielding between turns while senders keep it busy.
 /// State is published once per batch (and before each output), so a burst
 /// of inputs costs one relay update. The effects a batch asks for start
 /// when it has been reduced, so a run superseded within the batch never
