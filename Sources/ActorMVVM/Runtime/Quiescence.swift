@@ -96,12 +96,12 @@ package enum Quiescence {
   /// virtual time moving); one due later is outside, and named.
   package static let realTimeHorizon: Duration = .seconds(1)
 
-  private struct Timer {
+  struct Timer {
     /// Uptime nanoseconds at which the timer is due.
     let deadline: UInt64
   }
 
-  private struct State {
+  struct State {
     var installed = false
     var installedAtLoad = false
     /// Jobs enqueued through the counting executors and not yet run to their end.
@@ -111,8 +111,9 @@ package enum Quiescence {
     var nextWaiter: UInt64 = 0
     var waiters: [UInt64: Waiter] = [:]
     var check = Check.notRun
-    /// Set while a wait has lasted a while: enqueues are then tallied by
-    /// task, to name what keeps the process busy if the wait stalls.
+    /// How many waiting waiters have lasted a while: while any has,
+    /// enqueues are tallied by task, to name what keeps the process busy
+    /// if the wait stalls. Only ``removeWaiter(_:)`` lowers it.
     var sampling = 0
     var tally: [UInt64: Int] = [:]
     /// Main-actor jobs enqueued whose block has not started: a main queue
@@ -127,24 +128,44 @@ package enum Quiescence {
       runnable == 0 && (awaited.isEmpty || awaited.allSatisfy { timers[$0] == nil })
     }
 
+    /// The wait `id` has lasted a while: from now on enqueues are tallied
+    /// (until no waiter that started the tally is left). False if the
+    /// wait has already ended.
+    mutating func startSampling(_ id: UInt64) -> Bool {
+      guard let waiter = waiters[id], !waiter.sampling else { return false }
+      waiters[id]?.sampling = true
+      sampling += 1
+      return true
+    }
+
+    /// Removes and returns waiter `id`, if it is still waiting. A waiter
+    /// that was sampling stops: the last one to stop clears the tally, so
+    /// it never outlives the waits it is for.
+    mutating func removeWaiter(_ id: UInt64) -> Waiter? {
+      guard let waiter = waiters.removeValue(forKey: id) else { return nil }
+      if waiter.sampling {
+        sampling -= 1
+        if sampling == 0 { tally = [:] }
+      }
+      return waiter
+    }
+
     /// Removes and returns the waiters for whom the process is now quiet.
     mutating func releaseQuietWaiters() -> [UnsafeContinuation<Idle, Never>] {
-      var ready: [UnsafeContinuation<Idle, Never>] = []
-      for (id, waiter) in waiters where isQuiet(awaiting: waiter.timers) {
-        ready.append(waiter.continuation)
-        waiters[id] = nil
-      }
-      return ready
+      let quiet = waiters.filter { isQuiet(awaiting: $0.value.timers) }.keys
+      return quiet.compactMap { removeWaiter($0)?.continuation }
     }
   }
 
-  private struct Waiter {
+  struct Waiter {
     /// Real-time timers the waiter also waits to see fire.
     let timers: Set<UInt64>
     let continuation: UnsafeContinuation<Idle, Never>
+    /// Whether this waiter's enqueues tally is running (it has waited a while).
+    var sampling = false
   }
 
-  private enum Check {
+  enum Check {
     case notRun
     case running([UnsafeContinuation<Void, Never>])
     case done(missing: [Path])
@@ -240,13 +261,14 @@ package enum Quiescence {
         watch(waiter: id, bound: stallBound)
       }
     } onCancel: {
-      state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: .cancelled)
+      state.withLock { $0.removeWaiter(id) }?.continuation.resume(returning: .cancelled)
     }
   }
 
   /// A watchdog on Dispatch (outside the count, so it never keeps the
   /// process busy): after a second of waiting it starts tallying enqueues
-  /// by task; at ``stallBound`` it ends the wait with ``Idle/busy(_:)``,
+  /// by task, until the wait ends (``State/removeWaiter(_:)``: however it
+  /// ends); at ``stallBound`` it ends the wait with ``Idle/busy(_:)``,
   /// naming the tasks enqueued most. Nothing if the wait has ended.
   private static func watch(waiter id: UInt64, bound: Duration) {
     let bound = Int(clamping: nanoseconds(bound))
@@ -256,11 +278,7 @@ package enum Quiescence {
     // pool saturated by the very work that never parks does not delay it.
     let watchdog = DispatchQueue.global(qos: .userInteractive)
     watchdog.asyncAfter(deadline: start + .nanoseconds(min(1_000_000_000, bound / 2))) {
-      let sampling = state.withLock { state -> Bool in
-        guard state.waiters[id] != nil else { return false }
-        state.sampling += 1
-        return true
-      }
+      let sampling = state.withLock { $0.startSampling(id) }
       guard sampling else { return }
       watchdog.asyncAfter(deadline: start + .nanoseconds(bound)) {
         let (waiter, busiest, counts) = state.withLock { state -> (Waiter?, [(UInt64, Int)], String) in
@@ -270,10 +288,8 @@ package enum Quiescence {
             \(state.runnable) job(s) runnable: \(state.running) running, \(state.mainQueued) waiting for the main \
             queue; \(state.timers.count) real-time timer(s) pending, \(overdue) of them overdue
             """
-          state.sampling -= 1
           let busiest = state.tally.sorted { $0.value > $1.value }.prefix(3).map { ($0.key, $0.value) }
-          if state.sampling == 0 { state.tally = [:] }
-          return (state.waiters.removeValue(forKey: id), busiest, counts)
+          return (state.removeWaiter(id), busiest, counts)
         }
         guard let waiter else { return }
         let named = busiest.map { id, count in
