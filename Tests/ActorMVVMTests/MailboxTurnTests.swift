@@ -13,21 +13,24 @@ struct MailboxTurnTests {
     struct State: Equatable, Sendable { var ticks = 0 }
     enum Input: Sendable { case tick }
     typealias Output = Never
-    /// The feature to send the next tick to; cleared by the test, which
-    /// breaks the cycle (feature → machine → this → feature).
+    /// The feature to send the next tick to, held weakly (the machine
+    /// must not keep its own feature alive).
     let target = Target()
     /// Told once, at tick `signalAt`: the drain has taken turns by then.
     let looping: AsyncStream<Void>.Continuation
     let signalAt: Int
 
     final class Target: Sendable {
-      let feature = Mutex<Feature<Looping>?>(nil)
+      struct Weak { weak var feature: Feature<Looping>? }
+      let reference = Mutex(Weak())
+      func set(_ feature: Feature<Looping>) { reference.withLock { $0.feature = feature } }
+      func send(_ input: Input) { reference.withLock { $0.feature }?.send(input) }
     }
 
     func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
       state.ticks += 1
       if state.ticks == signalAt { looping.yield() }
-      target.feature.withLock { $0?.send(.tick) }
+      target.send(.tick)
       return .none
     }
   }
@@ -44,7 +47,7 @@ struct MailboxTurnTests {
     let machine = Looping(looping: loopingContinuation, signalAt: outstanding * 40)
     do {
       let feature = Feature(machine, initialState: .init(), counters: counters)
-      machine.target.feature.withLock { $0 = feature }
+      machine.target.set(feature)
       for _ in 0..<outstanding { feature.send(.tick) }
       // The scheduled drain is looping now (finish() did not get in before
       // the drain ever ran). A drain that kept taking batches until the
@@ -57,9 +60,31 @@ struct MailboxTurnTests {
       // outstanding.
       #expect(await feature.state.ticks >= outstanding * 40)
       #expect(feature.droppedInputCount == outstanding)
-      machine.target.feature.withLock { $0 = nil }
     }
     // The drain's task ended too: it held no reference across its yields.
+    await counters.waitForFeatures(atMost: 0)
+    #expect(counters.features == 0)
+  }
+
+  /// Guarantee 6 with turns: the drain's task holds the feature only during
+  /// a turn, never across the yield between turns, so a feature released
+  /// while its drain loops is freed (its deinit closes the mailbox, and the
+  /// next turn finds no feature).
+  @Test(
+    "A feature released while its drain loops is freed: the drain holds no reference across its yields",
+    .timeLimit(.minutes(1)), arguments: [1, 100])
+  func releasedWhileLooping(outstanding: Int) async {
+    let counters = LifetimeCounters()
+    let (looping, loopingContinuation) = AsyncStream<Void>.makeStream()
+    let machine = Looping(looping: loopingContinuation, signalAt: outstanding * 40)
+    do {
+      let feature = Feature(machine, initialState: .init(), counters: counters)
+      machine.target.set(feature)
+      for _ in 0..<outstanding { feature.send(.tick) }
+      for await _ in looping { break }
+    }
+    // The test's reference is gone; the loop would keep a drain that held
+    // the feature between turns running, and the feature alive, forever.
     await counters.waitForFeatures(atMost: 0)
     #expect(counters.features == 0)
   }
