@@ -1,11 +1,13 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // The target graph is the architecture: runtime at the bottom, testing support
 // beside it. Feature, networking and app targets stand on these two.
 import PackageDescription
 
 let package = Package(
   name: "ActorMVVM",
-  platforms: [.macOS(.v15), .iOS(.v18)],
+  // Observation's floor: an app that supports iOS 17 adds the package.
+  // Anything newer is used behind `#available` (Scripts/availability-check.py).
+  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
   products: [
     .library(name: "ActorMVVM", targets: ["ActorMVVM"]),
     .library(name: "ActorMVVMOperators", targets: ["ActorMVVMOperators"]),
@@ -25,17 +27,22 @@ let package = Package(
     .executable(name: "repl", targets: ["repl"]),
   ],
   targets: [
-    // A thread-local marker the job count's self-check reads (C: Swift has no thread-locals).
+    // The lock word and the atomics under the runtime (C: `Synchronization` is above the floor).
     .target(name: "ActorMVVMRuntimeShims"),
+    // A thread-local marker the job count's self-check reads (C: Swift has no thread-locals).
+    .target(name: "ActorMVVMJobCountShims"),
     // The REPL's signal handlers that put the terminal back (C: only async-signal-safe calls).
     .target(name: "ReplTerminalShims"),
     .target(name: "ActorMVVM", dependencies: ["ActorMVVMRuntimeShims"]),
+    // The job count (virtual time's "nothing can run"): testing-only, never in an
+    // app's products. It stands on the runtime's executor SPI, which only Linux has.
+    .target(name: "ActorMVVMJobCount", dependencies: ["ActorMVVM", "ActorMVVMJobCountShims"]),
     // The load-time constructor that installs the job count in every test process.
-    .target(name: "ActorMVVMTestingBoot", dependencies: ["ActorMVVM"]),
+    .target(name: "ActorMVVMTestingBoot"),
     // Rx-named AsyncSequence operators: a feature runs without them, and an app
     // that uses swift-async-algorithms imports only the set it wants.
     .target(name: "ActorMVVMOperators", dependencies: ["ActorMVVM"]),
-    .target(name: "ActorMVVMTesting", dependencies: ["ActorMVVM", "ActorMVVMTestingBoot"]),
+    .target(name: "ActorMVVMTesting", dependencies: ["ActorMVVM", "ActorMVVMJobCount", "ActorMVVMTestingBoot"]),
     // The view bridge: a main-actor Observable model over a Feature.
     .target(name: "ActorMVVMUI", dependencies: ["ActorMVVM"]),
     .target(name: "Networking", dependencies: ["ActorMVVM"]),
@@ -66,7 +73,7 @@ let package = Package(
       name: "ReplCore",
       dependencies: [
         "ActorMVVM", "AppCoordinator", "InterviewApp", "EmbeddedBackend", "Networking", "Storage", "WeatherFeature",
-        "ReplTerminalShims",
+        "ReplTerminalShims", "ActorMVVMJobCount",
         "LoginFeature", "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
       ]),
     .executableTarget(name: "repl", dependencies: ["ReplCore", "Storage"]),
@@ -75,19 +82,25 @@ let package = Package(
     .executableTarget(name: "ExplorationBenchmark", dependencies: ["ActorMVVM", "ActorMVVMTesting", "WeatherFeature"]),
     // Tests mirror the products: the runtime, the operators, the testing tools
     // (each beside the helpers they share, in TestSupport).
-    .target(name: "TestSupport", dependencies: ["ActorMVVM", "ActorMVVMTesting"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["ActorMVVM", "ActorMVVMTesting", "ActorMVVMJobCount"],
+      path: "Tests/TestSupport"),
     .testTarget(
       name: "ActorMVVMTests",
-      dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "ActorMVVMUI", "TestSupport"]),
+      dependencies: [
+        "ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "ActorMVVMUI", "TestSupport", "ActorMVVMJobCount",
+      ]),
     .testTarget(
       name: "ActorMVVMOperatorsTests",
       dependencies: ["ActorMVVMOperators", "ActorMVVM", "ActorMVVMTesting", "TestSupport"]),
     .testTarget(
       name: "ActorMVVMTestingTests",
-      dependencies: ["ActorMVVMTesting", "ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI", "TestSupport"]),
+      dependencies: [
+        "ActorMVVMTesting", "ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI", "TestSupport", "ActorMVVMJobCount",
+      ]),
     .testTarget(name: "ActorMVVMUITests", dependencies: ["ActorMVVMUI", "ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
-    .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+    .testTarget(name: "StorageTests", dependencies: ["Storage", "ActorMVVM"]),
     // Tests/Fixtures holds API payloads in the real formats; these tests read them by path.
     .testTarget(name: "EmbeddedBackendTests", dependencies: ["EmbeddedBackend", "Networking", "ActorMVVMTesting"]),
     .testTarget(
@@ -106,7 +119,9 @@ let package = Package(
       name: "InterviewFeatureTests",
       dependencies: ["InterviewFeature", "LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "Storage"]),
     // A second app of the tests' own, with no interview type in it.
-    .testTarget(name: "AppCoordinatorTests", dependencies: ["AppCoordinator", "ActorMVVM", "ActorMVVMTesting"]),
+    .testTarget(
+      name: "AppCoordinatorTests",
+      dependencies: ["AppCoordinator", "ActorMVVM", "ActorMVVMTesting", "ActorMVVMJobCount"]),
     .testTarget(
       name: "InterviewAppTests",
       dependencies: [
@@ -117,7 +132,7 @@ let package = Package(
       name: "ReplTests",
       dependencies: [
         "ReplCore", "AppCoordinator", "InterviewApp", "ActorMVVM", "ActorMVVMTesting", "EmbeddedBackend", "Networking",
-        "Storage",
+        "Storage", "ActorMVVMJobCount",
       ],
       exclude: ["Golden"]),
     .testTarget(
@@ -125,7 +140,7 @@ let package = Package(
       dependencies: [
         "ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "Networking", "Storage", "EmbeddedBackend",
         "AppCoordinator", "InterviewApp", "ReplCore",
-        "LoginFeature",
+        "LoginFeature", "ActorMVVMJobCount",
       ]),
   ],
   swiftLanguageModes: [.v6]

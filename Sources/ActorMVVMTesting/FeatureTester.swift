@@ -566,7 +566,7 @@ package final class Inbox<Input: Sendable>: Sendable {
         // Past the deadline, "nothing arrived" is concluded only once
         // nothing can run: an effect whose jobs are still queued — a pool
         // other tests starve by blocking its threads — delivers first.
-        Quiescence.afterDeadline(timeout) { self.expire(id) }
+        IdleWait.afterDeadline(timeout) { self.expire(id) }
       }
     } onCancel: {
       expire(id)

@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMJobCount
 import Testing
 
 /// A clock whose time moves only when a test says so.

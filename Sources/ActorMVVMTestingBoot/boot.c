@@ -1,7 +1,8 @@
 #include "ActorMVVMTestingBoot.h"
 
-// Defined in ActorMVVM (Quiescence.swift, @_cdecl): replaces the runtime's
-// main and default executors with the counting ones.
+// Defined in ActorMVVMJobCount (Quiescence.swift, @_cdecl): replaces the
+// runtime's main and default executors with the counting ones where this
+// build has them (a no-op elsewhere).
 extern void actormvvm_quiescence_install_at_load(void);
 
 static int booted = 0;
@@ -17,3 +18,4 @@ __attribute__((constructor)) static void actormvvm_testing_boot(void) {
 }
 
 int actormvvm_testing_booted(void) { return booted; }
+

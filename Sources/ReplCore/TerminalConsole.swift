@@ -1,6 +1,6 @@
+import ActorMVVM
 import Foundation
 import ReplTerminalShims
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -36,9 +36,9 @@ public final class TerminalConsole: Sendable {
     var restored = false
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
   /// Apart from `state`: the editor asks for candidates while `state` is held.
-  private let completions = Mutex<[String: [String]]>([:])
+  private let completions = Locked<[String: [String]]>([:])
   private let input: Int32
   private let output: Int32
   /// The lines typed, in order; finishes on Ctrl-D, a second Ctrl-C, or
@@ -52,7 +52,7 @@ public final class TerminalConsole: Sendable {
     self.continuation = continuation
     self.input = input
     self.output = output
-    state = Mutex(State(editor: LineEditor(), original: original))
+    state = Locked(State(editor: LineEditor(), original: original))
   }
 
   /// Puts `input` (a terminal) in raw mode and starts reading it, or

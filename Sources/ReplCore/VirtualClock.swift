@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMJobCount
 
 /// The REPL's clock in a script: time moves only when the session moves it,
 /// to the next deadline, once nothing else can happen (see ``ReplSession``).

@@ -1,7 +1,6 @@
 import ActorMVVM
 import ActorMVVMOperators
 import ActorMVVMTesting
-import Synchronization
 import TestSupport
 import Testing
 
@@ -276,7 +275,7 @@ struct BufferVectorTests {
 @Suite("RxSwift's vectors: debug")
 struct DebugVectorTests {
   static func debugged(_ xs: [(time: Int, symbol: String)]) async -> (output: String, lines: [String]) {
-    let lines = Mutex<[String]>([])
+    let lines = Locked<[String]>([])
     let output = await Marble.run(["xs": rxDiagram(xs, unit: 10)], tick: .milliseconds(10)) { inputs, clock in
       inputs["xs"].debug("xs", clock: clock) { line in lines.withLock { $0.append(line) } }
     }
@@ -304,7 +303,7 @@ struct DebugVectorTests {
 
   @Test("A cancelled consumer's chain logs isDisposed once")
   func cancelled() async {
-    let lines = Mutex<[String]>([])
+    let lines = Locked<[String]>([])
     let clock = TestClock()
     await Task {
       for await _ in Stubborn().debug("s", clock: clock, log: { line in lines.withLock { $0.append(line) } }) {
@@ -316,7 +315,7 @@ struct DebugVectorTests {
 
   @Test("An iterator dropped unfinished logs isDisposed")
   func dropped() async {
-    let lines = Mutex<[String]>([])
+    let lines = Locked<[String]>([])
     do {
       var iterator = Stubborn().debug("s", clock: TestClock(), log: { line in lines.withLock { $0.append(line) } })
         .makeAsyncIterator()

@@ -1,7 +1,6 @@
 import ActorMVVM
 import ActorMVVMTesting
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -733,7 +732,7 @@ struct FlatMapVectorTests {
         String, MarbleError
       > & Sendable
   ) async -> (output: String, calls: [String]) {
-    let calls = Mutex<[String]>([])
+    let calls = Locked<[String]>([])
     let inners: [String: [(offset: Int, symbol: String?)]] = [
       "a": [(10, "1"), (30, "2"), (40, nil)], "b": [(10, "3"), (20, nil)], "c": [(5, "4"), (10, nil)],
     ]

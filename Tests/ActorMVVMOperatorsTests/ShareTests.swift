@@ -1,6 +1,5 @@
 import ActorMVVM
 import ActorMVVMTesting
-import Synchronization
 import TestSupport
 import Testing
 
@@ -42,7 +41,7 @@ struct HotSource: AsyncSequence, Sendable {
 /// What one subscriber saw, as RxTest's recorded events: "time:value",
 /// "time:|", "time:^", times in milliseconds on the test clock.
 final class SubscriberLog: Sendable {
-  private let events = Mutex<[String]>([])
+  private let events = Locked<[String]>([])
   func record(_ event: String, at clock: TestClock) {
     let time =
       clock.now.offset.components.seconds * 1000 + clock.now.offset.components.attoseconds / 1_000_000_000_000_000
@@ -94,7 +93,7 @@ func subscribe(
 /// A cell for a task started by one scheduled action and cancelled by a
 /// later one.
 final class TaskCell: Sendable {
-  private let task = Mutex<Task<Void, Never>?>(nil)
+  private let task = Locked<Task<Void, Never>?>(nil)
   func set(_ new: Task<Void, Never>) { task.withLock { $0 = new } }
   func cancel() { task.withLock { $0 }?.cancel() }
 }

@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMJobCount
 import ActorMVVMOperators
 import ActorMVVMTesting
 import Dispatch

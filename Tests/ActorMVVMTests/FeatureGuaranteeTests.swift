@@ -1,6 +1,5 @@
 import ActorMVVM
 import ActorMVVMTesting
-import Synchronization
 import TestSupport
 import Testing
 
@@ -295,8 +294,8 @@ func typedFailures() async {
 
 /// Where a `Peeking` machine finds its own feature.
 final class FeaturePeek: Sendable {
-  let feature = Mutex<Feature<Peeking>?>(nil)
-  let seen = Mutex<[Int]>([])
+  let feature = Locked<Feature<Peeking>?>(nil)
+  let seen = Locked<[Int]>([])
 }
 
 /// Counts inputs, and reads its feature's published state in the middle of each.

@@ -1,6 +1,5 @@
 import ActorMVVM
 import ActorMVVMTesting
-import Synchronization
 import TestSupport
 import Testing
 
@@ -40,7 +39,7 @@ struct Loader: StateMachine {
 
 @Suite struct FeatureTraceTests {
   @Test func printsInputsDiffsRunsStaleResultsAndOutputsInOrder() async {
-    let lines = Mutex<[String]>([])
+    let lines = Locked<[String]>([])
     let slow = TestGate()
     let feature = Feature(
       Loader(gates: ["a": slow]), initialState: .init(),
@@ -73,7 +72,7 @@ struct Loader: StateMachine {
   }
 
   @Test func secretsAreMasked() async {
-    let lines = Mutex<[String]>([])
+    let lines = Locked<[String]>([])
     let feature = Feature(
       Loader(gates: [:]), initialState: .init(),
       trace: .printing("login", to: { line in lines.withLock { $0.append(line) } }))
@@ -92,7 +91,7 @@ struct Loader: StateMachine {
   }
 
   @Test func customSinkGetsTypedEvents() async {
-    let outputs = Mutex<[String]>([])
+    let outputs = Locked<[String]>([])
     let feature = Feature(
       Loader(gates: [:]), initialState: .init(),
       trace: FeatureTrace { event in

@@ -18,10 +18,12 @@ struct LayoutTests {
 
   @Test("a mailbox's state, a word-sized state relay's table, a subscriber slot")
   func sizes() {
-    // The mailbox: buffer, extras, weak owner, then its three flags
-    // (`turnRequested`, the drain's, fits the tail: up to 28 bytes the
-    // object stays 16 + 28 + 4 = 48).
-    #expect(MemoryLayout<Mailbox<Machine>.State>.size == 27)
+    // The mailbox: buffer, extras, weak owner, output relay, emitted
+    // count, then its three flags in the tail (up to 44 bytes the object is
+    // 16 + 44 + 4 = 64). The relay and the count were the feature object's
+    // two atomics (`Synchronization` is above the floor): they cost the
+    // mailbox 16 bytes and saved the feature object as many.
+    #expect(MemoryLayout<Mailbox<Machine>.State>.size == 43)
     // The relay: value and version, counters, the slot table (inline slot
     // last), then `finished` in its tail.
     #expect(MemoryLayout<SubscriberTable<StateRelay<Machine.State>.Policy>>.size == 68)

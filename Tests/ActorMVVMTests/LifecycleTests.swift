@@ -1,6 +1,5 @@
 import ActorMVVM
 import ActorMVVMTesting
-import Synchronization
 import TestSupport
 import Testing
 

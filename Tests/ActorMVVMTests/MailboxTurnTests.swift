@@ -1,5 +1,4 @@
 import ActorMVVM
-import Synchronization
 import Testing
 
 /// The scheduled drain reduces in turns and gives the actor back between
@@ -22,7 +21,7 @@ struct MailboxTurnTests {
 
     final class Target: Sendable {
       struct Weak { weak var feature: Feature<Looping>? }
-      let reference = Mutex(Weak())
+      let reference = Locked(Weak())
       func set(_ feature: Feature<Looping>) { reference.withLock { $0.feature = feature } }
       func send(_ input: Input) { reference.withLock { $0.feature }?.send(input) }
     }

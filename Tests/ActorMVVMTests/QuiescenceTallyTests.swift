@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ActorMVVM
+@testable import ActorMVVMJobCount
 
 /// The stall tally (`Quiescence.watch`): enqueues are counted by task only
 /// while a waiter that has lasted a while is still waiting. Before this

@@ -1,5 +1,4 @@
 import ActorMVVM
-import Synchronization
 import TestSupport
 import Testing
 
@@ -42,7 +41,7 @@ struct CredentialsForm: StateMachine {
 @Suite("Secrets: a trace never prints one")
 struct SecretsTests {
   func trace(_ inputs: [CredentialsForm.Input]) async -> [String] {
-    let lines = Mutex<[String]>([])
+    let lines = Locked<[String]>([])
     let feature = Feature(
       CredentialsForm(), initialState: .init(),
       trace: .printing("form", to: { line in lines.withLock { $0.append(line) } }))

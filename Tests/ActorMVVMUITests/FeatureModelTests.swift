@@ -2,7 +2,6 @@ import ActorMVVM
 import ActorMVVMTesting
 import ActorMVVMUI
 import Observation
-import Synchronization
 import Testing
 
 /// A search screen's machine: three fields, one effect, one output.
@@ -109,7 +108,7 @@ final class Invalidations {
 
   @Test func outputsArriveOnceEachInOrderAfterTheirState() async throws {
     let feature = Feature(Finder(), initialState: .init())
-    let received = Mutex<[String]>([])
+    let received = Locked<[String]>([])
     final class Seen { var queries: [String] = []; weak var model: FeatureModel<Finder>? }
     let seen = Seen()
     let model = FeatureModel(feature) { output in
@@ -134,7 +133,7 @@ final class Invalidations {
   @Test("init subscribes but starts no task; the first read starts it, and what came between is delivered")
   func initStartsNothing() async throws {
     let feature = Feature(Finder(), initialState: .init())
-    let received = Mutex<[String]>([])
+    let received = Locked<[String]>([])
     let model = FeatureModel(feature) { output in
       if case .open(let item) = output { received.withLock { $0.append(item) } }
     }

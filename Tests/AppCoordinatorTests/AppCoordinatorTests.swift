@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMJobCount
 import ActorMVVMTesting
 import AppCoordinator
 import Testing

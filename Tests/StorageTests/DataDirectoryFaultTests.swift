@@ -1,5 +1,5 @@
+import ActorMVVM
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Storage
@@ -107,7 +107,7 @@ struct DataDirectoryFaultTests {
 
 /// Warnings collected from any task.
 final class Reports: Sendable {
-  private let storage = Mutex<[StorageWarning]>([])
+  private let storage = Locked<[StorageWarning]>([])
   func append(_ warning: StorageWarning) { storage.withLock { $0.append(warning) } }
   var all: [StorageWarning] { storage.withLock { $0 } }
 }

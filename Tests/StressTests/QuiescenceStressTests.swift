@@ -1,5 +1,5 @@
 import ActorMVVM
-import Synchronization
+import ActorMVVMJobCount
 import Testing
 
 /// The job count behind every virtual-time tool, under load and under the
@@ -9,10 +9,10 @@ import Testing
 @Suite("Quiescence stress")
 struct QuiescenceStressTests {
   final class InFlight: Sendable {
-    private let count = Atomic<Int>(0)
-    func begin() { count.add(1, ordering: .sequentiallyConsistent) }
-    func end() { count.subtract(1, ordering: .sequentiallyConsistent) }
-    var value: Int { count.load(ordering: .sequentiallyConsistent) }
+    private let count = Locked(0)
+    func begin() { count.withLock { $0 += 1 } }
+    func end() { count.withLock { $0 -= 1 } }
+    var value: Int { count.withLock { $0 } }
   }
 
   actor Tally {

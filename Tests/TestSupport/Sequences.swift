@@ -1,6 +1,5 @@
 // Sequences and helpers shared by the test targets (`package` access).
 import ActorMVVM
-import Synchronization
 
 /// RxTest's recorded events as a marble diagram: time 200 (RxTest's
 /// subscription) is tick 0, one tick per `unit` of RxTest's virtual time;
@@ -88,7 +87,7 @@ extension Array {
 
 /// A thread-safe count for tests.
 package final class TestCounter: Sendable {
-  private let count = Mutex(0)
+  private let count = Locked(0)
   package init() {}
   package func increment() { count.withLock { $0 += 1 } }
   package var value: Int { count.withLock { $0 } }

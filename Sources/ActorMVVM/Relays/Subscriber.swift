@@ -1,4 +1,4 @@
-import Synchronization
+import ActorMVVMRuntimeShims
 
 /// What a relay keeps for each subscriber, and how a subscriber takes what
 /// it has not seen yet: the one difference between ``StateRelay``
@@ -106,13 +106,14 @@ extension Locked {
 final class Subscriber<Policy: SubscriberPolicy>: Sendable {
   @usableFromInline let storage: Locked<SubscriberTable<Policy>>
   @usableFromInline let index: Int
-  /// Unique in the process (``subscriberIDs``): tells this subscriber's
+  /// Unique in the process (`actormvvm_next_subscriber_id`, one atomic add
+  /// per subscription, so no relay stores a counter of its own): tells this subscriber's
   /// slot from a later one that reuses its index.
   @usableFromInline let id: UInt64
 
   @inlinable
   init(storage: Locked<SubscriberTable<Policy>>, payload: Policy.Payload) {
-    let id = subscriberIDs.add(1, ordering: .relaxed).newValue
+    let id = actormvvm_next_subscriber_id()
     let (index, counters) = storage.withLock { table in
       (table.slots.insert(SubscriberSlot(id: id, payload: payload)), table.counters)
     }
@@ -219,10 +220,6 @@ final class Subscriber<Policy: SubscriberPolicy>: Sendable {
     removedFrom?.subscriptionCount.decrement()
   }
 }
-
-/// The ids of subscribers, process-wide: one atomic add per subscription
-/// made, so no relay stores a counter of its own.
-@usableFromInline let subscriberIDs = Atomic<UInt64>(0)
 
 /// A relay sequence that an operator iterates in one of its own pump
 /// tasks. The pump stops when the operator ends (its deliveries are

@@ -1,4 +1,4 @@
-import Synchronization
+import ActorMVVMRuntimeShims
 
 /// Who caused an input: a tag a driver (a REPL, a UI test, an analytics
 /// layer) puts on the inputs it sends on behalf of one of its own actions,
@@ -50,9 +50,9 @@ public struct Cause: Hashable, Sendable, CustomStringConvertible {
   /// says "no cause" and hides an effect run's.
   @TaskLocal static var explicit: Cause??
 
-  /// Set once the process has used a cause: until then `send` skips the
-  /// task-local look-up.
-  @usableFromInline static let everUsed = Atomic<Bool>(false)
+  // Once the process has used a cause (`actormvvm_cause_is_ever_used`, a
+  // C flag: `Atomic` is above the floor), `send` looks the task-local up;
+  // until then it skips it.
 
   /// The cause of the work the current task does: the one set by
   /// `Cause.with(_:_:)`, else the one the effect run this task belongs to was started
@@ -64,7 +64,7 @@ public struct Cause: Hashable, Sendable, CustomStringConvertible {
   /// ``current``, looked up only once the process has used causes.
   @inlinable
   static var currentIfUsed: Cause? {
-    everUsed.load(ordering: .relaxed) ? lookUpCurrent() : nil
+    actormvvm_cause_is_ever_used() ? lookUpCurrent() : nil
   }
 
   @usableFromInline
@@ -74,7 +74,7 @@ public struct Cause: Hashable, Sendable, CustomStringConvertible {
   /// before that, just runs it. For the runtime's own bookkeeping.
   @usableFromInline
   static func within(_ cause: Cause?, _ body: () -> Void) {
-    guard everUsed.load(ordering: .relaxed) else { return body() }
+    guard actormvvm_cause_is_ever_used() else { return body() }
     $explicit.withValue(cause) { body() }
   }
 
@@ -83,7 +83,7 @@ public struct Cause: Hashable, Sendable, CustomStringConvertible {
   public static func with<R, E: Error>(
     _ cause: Cause?, isolation: isolated (any Actor)? = #isolation, _ body: () async throws(E) -> R
   ) async throws(E) -> R {
-    if cause != nil { everUsed.store(true, ordering: .relaxed) }
+    if cause != nil { actormvvm_cause_mark_used() }
     let result: Result<R, E> = await $explicit.withValue(.some(cause)) {
       do throws(E) { return .success(try await body()) } catch { return .failure(error) }
     }
@@ -92,7 +92,7 @@ public struct Cause: Hashable, Sendable, CustomStringConvertible {
 
   /// Runs the synchronous `body` with `cause` current (nil: none).
   public static func with<R, E: Error>(_ cause: Cause?, _ body: () throws(E) -> R) throws(E) -> R {
-    if cause != nil { everUsed.store(true, ordering: .relaxed) }
+    if cause != nil { actormvvm_cause_mark_used() }
     let result: Result<R, E> = $explicit.withValue(.some(cause)) {
       do throws(E) { return .success(try body()) } catch { return .failure(error) }
     }

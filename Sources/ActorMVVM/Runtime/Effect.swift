@@ -1,4 +1,4 @@
-import Synchronization
+import ActorMVVMRuntimeShims
 
 /// What a transition asks the runtime to do after it has changed the state.
 ///
@@ -244,7 +244,7 @@ extension Effect.Run {
   ) -> Effect<ParentInput, ParentOutput>.Run {
     let operation = self.operation
     return .init(id: id.map(scoped), priority: priority, onFinish: onFinish) { send in
-      await operation(Send(run: EffectRunToken(mapping: send.run, input)))
+      await operation(Send(run: EffectRunToken.mapping(send.run, input)))
     }
   }
 }
@@ -467,10 +467,9 @@ struct NamespaceCancellation: Hashable, Sendable, CustomStringConvertible {
 /// nothing.
 @usableFromInline
 struct ChildRunID: Hashable, Sendable, CustomStringConvertible {
-  @usableFromInline static let next = Atomic<UInt64>(0)
   @usableFromInline let serial: UInt64
 
-  @usableFromInline init() { serial = Self.next.add(1, ordering: .relaxed).newValue }
+  @usableFromInline init() { serial = actormvvm_next_child_run_id() }
 
   @usableFromInline var description: String { "run\(serial)" }
 }

@@ -387,7 +387,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     _ run: Effect<Input, Output>.Run, generation: UInt64, host: UInt64, counters: LifetimeCounters,
     sink: @escaping @Sendable (EffectMessage<Input>) -> Void
   ) -> Task<Void, Never> {
-    let token = EffectRunToken(generation: generation, sink: sink)
+    let token = EffectRunToken.make(generation: generation, sink: sink)
     let operation = run.operation
     let scope = EffectScope(host: host, generation: generation, cause: cause(of: generation))
     counters.effectCount.increment()
@@ -396,7 +396,7 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     // runs here, on this thread, up to its first suspension, so runs begin
     // in the order they were performed (as Rx subscribes at the trigger);
     // after that it runs concurrently with the host.
-    return Task.immediateDetached(priority: run.priority) {
+    let body: @Sendable () async -> Void = {
       await EffectScope.with(scope) { await operation(Send(run: token)) }
       token.markReturned()
       // Uncounted before the runner hears of the end: once it forgets this
@@ -404,6 +404,25 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
       counters.effectCount.decrement()
       sink(.ended(generation: generation))
     }
+    #if !ACTORMVVM_APPLE_BELOW_26
+      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        return Task.immediateDetached(priority: run.priority, operation: body)
+      }
+    #endif
+    return Task.detached(priority: run.priority, operation: body)
+  }
+
+  /// Whether runs start immediately (`Task.immediateDetached`, OS 26 and
+  /// Linux) rather than as ordinary detached tasks (Apple OSes below 26,
+  /// and builds with `ACTORMVVM_APPLE_BELOW_26`, which take that path on
+  /// Linux): Guarantees says what each path promises.
+  package static var startsRunsImmediately: Bool {
+    #if ACTORMVVM_APPLE_BELOW_26
+      return false
+    #else
+      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) { return true }
+      return false
+    #endif
   }
 
   /// Cancels the run with `generation` (`superseding`: because a run with

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Runs a ``StateMachine``: the actor behind every screen.
 ///
 /// ```swift
@@ -72,11 +70,6 @@ public final actor Feature<Machine: StateMachine> {
   @usableFromInline let machine: Machine
   /// The published state and its subscribers: a ``StateRelay`` held inline.
   @usableFromInline let stateRelay: StateCell<State>
-  /// The output relay, made by the first subscription to ``outputs`` (or
-  /// by ``finish()``, so a later subscriber finds it finished): a feature
-  /// whose outputs nobody reads never allocates it, and an output emitted
-  /// while it is nil had no subscriber to deliver to (guarantee 4).
-  @usableFromInline let lazyOutputRelay = AtomicLazyReference<EventRelay<Output>>()
   @usableFromInline let mailbox: Mailbox<Machine>
   @usableFromInline var runner: EffectRunner<Input, Output>
   @usableFromInline let counters: LifetimeCounters
@@ -91,7 +84,6 @@ public final actor Feature<Machine: StateMachine> {
   /// two accesses overlap. `FeatureGuaranteeTests` and the stress suite
   /// under the thread sanitizer drive it.
   @exclusivity(unchecked) @usableFromInline var batch: [Mailbox<Machine>.Message] = []
-  @usableFromInline let emitted = Atomic<Int>(0)
   /// Running → finishing → finished, and who waits for idle or finish:
   /// a pure machine (``FeatureLifecycle``) this actor feeds and obeys.
   @usableFromInline var lifecycle = FeatureLifecycle<FeatureWaiter>()
@@ -143,8 +135,8 @@ public final actor Feature<Machine: StateMachine> {
     // A bounded policy is rare: such a feature makes its output relay now,
     // so the lazily made one is always unbounded and no limit is stored.
     let outputLimit = EventRelay<Output>.limit(of: outputBuffering)
-    if outputLimit != 0 { _ = lazyOutputRelay.storeIfNil(EventRelay(counters: counters, limit: outputLimit)) }
     let mailbox = Mailbox<Machine>()
+    if outputLimit != 0 { _ = mailbox.outputRelay(storingIfNone: EventRelay(counters: counters, limit: outputLimit)) }
     self.mailbox = mailbox
     // Initialised once, observer included: the 6.3 optimizer's copy
     // propagation crashed on this init when the observer was set afterwards.
@@ -165,15 +157,18 @@ public final actor Feature<Machine: StateMachine> {
     for task in mailbox.close(into: &leftover).values { task.cancel() }
     stateRelay.finish()
     // No one can subscribe any more: only a relay someone made needs finishing.
-    lazyOutputRelay.load()?.finish()
+    mailbox.madeOutputRelay?.finish()
   }
 
-  /// The output relay, made now if nobody has subscribed yet. Two callers
-  /// racing to make it get the same one (the first stored).
+  /// The output relay, made now if nobody has subscribed yet (it lives in
+  /// the mailbox's state: a feature whose outputs nobody reads never
+  /// allocates it, and an output emitted while it is nil had no subscriber
+  /// to deliver to, guarantee 4). Two callers racing to make it get the
+  /// same one (the first stored).
   @inlinable
   nonisolated var outputRelay: EventRelay<Output> {
-    if let relay = lazyOutputRelay.load() { return relay }
-    return lazyOutputRelay.storeIfNil(EventRelay(counters: counters, limit: 0))
+    if let relay = mailbox.madeOutputRelay { return relay }
+    return mailbox.outputRelay(storingIfNone: EventRelay(counters: counters, limit: 0))
   }
 
   // MARK: Inputs
@@ -284,7 +279,7 @@ public final actor Feature<Machine: StateMachine> {
   /// Outputs emitted so far. A listener that has handled this many outputs
   /// has caught up (how the coordinator knows navigation has settled).
   @inlinable
-  public nonisolated var emittedOutputCount: Int { emitted.load(ordering: .relaxed) }
+  public nonisolated var emittedOutputCount: Int { mailbox.emittedCount }
 
   /// Effects whose results may still land.
   @inlinable
@@ -487,10 +482,9 @@ public final actor Feature<Machine: StateMachine> {
     let cause = runner.currentCause
     runner.perform(effect) { output in
       publish()
-      let number = emitted.add(1, ordering: .relaxed).newValue
-      if let cause { mailbox.noteOutputCause(cause, number: number) }
+      let relay = mailbox.noteOutput(causedBy: cause)
       trace?.sink(.output(output))
-      lazyOutputRelay.load()?.accept(output)
+      relay?.accept(output)
     }
   }
 

@@ -69,27 +69,47 @@ final class BoundedWait: Sendable {
   }
 
   /// Arms the deadline: the wait ends with false once `timeout` has passed
-  /// and nothing can run (``Quiescence/afterDeadline(_:then:)``), unless it
+  /// and nothing can run (``IdleWait/afterDeadline(_:then:)``), unless it
   /// ended first.
   func armDeadline(after timeout: Duration) {
-    Quiescence.afterDeadline(timeout) { self.resume(returning: false) }
+    IdleWait.afterDeadline(timeout) { self.resume(returning: false) }
   }
 }
 
-extension Quiescence {
+/// How a bounded wait tells a machine slowed by load from work that never
+/// ends: after its deadline it also waits until nothing in the process can
+/// run, when something in the process can know that.
+///
+/// The runtime knows no such thing itself (an app's executors are the
+/// concurrency runtime's own): a job count registers with ``register(_:)``
+/// (ActorMVVMTesting's, in a test process, at load time, before any task
+/// exists). Without one, the deadline alone decides.
+@usableFromInline
+package enum IdleWait {
+  private static let registered = Locked<(@Sendable () async -> Void)?>(nil)
+
+  /// Makes `untilIdle` the wait every bounded wait awaits after its
+  /// deadline. Called once per process, by the job count's install; a
+  /// later call replaces the earlier one.
+  package static func register(_ untilIdle: @escaping @Sendable () async -> Void) {
+    registered.withLock { $0 = untilIdle }
+  }
+
   /// Calls `body` once `timeout` of real time has passed and then nothing
-  /// in the process can run: the deadline of a wait that must not hang, and
-  /// must not mistake a machine slowed by load (jobs still queued) for work
-  /// that never ends. The timer is a Dispatch one, outside the job count,
-  /// so it never keeps virtual time from knowing idle; a process that
-  /// never idles calls `body` at the count's stall bound; without the count
-  /// installed (an app), the deadline alone decides.
+  /// in the process can run (if a job count is registered): the deadline
+  /// of a wait that must not hang, and must not mistake a machine slowed
+  /// by load (jobs still queued) for work that never ends. The timer is a
+  /// Dispatch one, outside any job count, so it never keeps virtual time
+  /// from knowing idle; a process that never idles calls `body` at the
+  /// count's stall bound; without a count registered (an app), the
+  /// deadline alone decides.
   package static func afterDeadline(_ timeout: Duration, then body: @escaping @Sendable () -> Void) {
     let (seconds, attoseconds) = timeout.components
     let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
     DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 0))) {
+      guard let untilIdle = registered.withLock({ $0 }) else { return body() }
       Task {
-        _ = await untilIdle()
+        await untilIdle()
         body()
       }
     }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Counts the runtime objects that are alive right now: features, running
 /// effect tasks, input bindings and relay subscriptions.
 ///
@@ -18,17 +16,20 @@ public final class LifetimeCounters: Sendable {
   /// The counters used when none is injected.
   public static let shared = LifetimeCounters()
 
-  @usableFromInline let featureCount = Atomic<Int>(0)
-  @usableFromInline let effectCount = Atomic<Int>(0)
-  @usableFromInline let bindingCount = Atomic<Int>(0)
-  @usableFromInline let subscriptionCount = Atomic<Int>(0)
+  /// The four counts, then the flag below, in one allocation.
+  @usableFromInline let words = AtomicWords.make(count: 5)
+  @inlinable var featureCount: Count { Count(words: words, index: 0) }
+  @inlinable var effectCount: Count { Count(words: words, index: 1) }
+  @inlinable var bindingCount: Count { Count(words: words, index: 2) }
+  @inlinable var subscriptionCount: Count { Count(words: words, index: 3) }
+  /// Whether ``featureWaiters`` may be non-empty (1) or not (0): the deinit
+  /// looks at the waiters only when it is set, so it costs one load otherwise.
+  private static let featureWaiterFlag = 4
 
   /// Tasks in ``waitForFeatures(atMost:)``, and the count each waits for.
-  private let featureWaiters = Mutex<[(id: UInt64, atMost: Int, continuation: CheckedContinuation<Void, Never>)]>([])
-  private let nextWaiter = Atomic<UInt64>(0)
-  /// Whether ``featureWaiters`` may be non-empty: the deinit looks at the
-  /// waiters only when it is set, so it costs one load otherwise.
-  private let featureWaiterFlag = Atomic<Bool>(false)
+  private let featureWaiters = Locked<
+    (next: UInt64, waiting: [(id: UInt64, atMost: Int, continuation: CheckedContinuation<Void, Never>)])
+  >((0, []))
 
   /// A fresh set of counters, all zero: give one to the features of one test.
   public init() {}
@@ -39,24 +40,27 @@ public final class LifetimeCounters: Sendable {
   /// returns at once when its task is cancelled, so a test's `.timeLimit`
   /// ends it (read ``features`` afterwards to know which way it returned).
   public func waitForFeatures(atMost count: Int) async {
-    let id = nextWaiter.add(1, ordering: .relaxed).newValue
+    let id = featureWaiters.withLock { waiters -> UInt64 in
+      waiters.next &+= 1
+      return waiters.next
+    }
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let done = featureWaiters.withLock { waiters -> Bool in
           if Task.isCancelled { return true }
           // Raise the flag before reading the count: a release that misses
           // the flag has already lowered the count this reads.
-          featureWaiterFlag.store(true, ordering: .sequentiallyConsistent)
-          guard featureCount.load(ordering: .sequentiallyConsistent) > count else { return true }
-          waiters.append((id, count, continuation))
+          words.storeSequential(Self.featureWaiterFlag, 1)
+          guard featureCount.loadSequential() > count else { return true }
+          waiters.waiting.append((id, count, continuation))
           return false
         }
         if done { continuation.resume() }
       }
     } onCancel: {
       let waiter = featureWaiters.withLock { waiters -> CheckedContinuation<Void, Never>? in
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
-        return waiters.remove(at: index).continuation
+        guard let index = waiters.waiting.firstIndex(where: { $0.id == id }) else { return nil }
+        return waiters.waiting.remove(at: index).continuation
       }
       waiter?.resume()
     }
@@ -65,25 +69,25 @@ public final class LifetimeCounters: Sendable {
   /// A feature was deinitialised: counts it and wakes the waiters it satisfies.
   @usableFromInline
   func featureReleased() {
-    featureCount.subtract(1, ordering: .sequentiallyConsistent)
-    guard featureWaiterFlag.load(ordering: .sequentiallyConsistent) else { return }
+    words.addSequential(0, -1)
+    guard words.loadSequential(Self.featureWaiterFlag) != 0 else { return }
     let ready = featureWaiters.withLock { waiters -> [CheckedContinuation<Void, Never>] in
-      let alive = featureCount.load(ordering: .sequentiallyConsistent)
-      let ready = waiters.filter { $0.atMost >= alive }.map { $0.continuation }
-      waiters.removeAll { $0.atMost >= alive }
+      let alive = featureCount.loadSequential()
+      let ready = waiters.waiting.filter { $0.atMost >= alive }.map { $0.continuation }
+      waiters.waiting.removeAll { $0.atMost >= alive }
       return ready
     }
     for continuation in ready { continuation.resume() }
   }
 
   /// Features initialised and not yet deinitialised.
-  public var features: Int { featureCount.load(ordering: .acquiring) }
+  public var features: Int { featureCount.loadAcquiring() }
   /// Effect tasks started and not yet returned.
-  public var effects: Int { effectCount.load(ordering: .acquiring) }
+  public var effects: Int { effectCount.loadAcquiring() }
   /// `bind(_:)` tasks started and not yet returned.
-  public var bindings: Int { bindingCount.load(ordering: .acquiring) }
+  public var bindings: Int { bindingCount.loadAcquiring() }
   /// Relay subscriptions registered and not yet ended.
-  public var subscriptions: Int { subscriptionCount.load(ordering: .acquiring) }
+  public var subscriptions: Int { subscriptionCount.loadAcquiring() }
 
   /// A snapshot of all four counts.
   public var snapshot: Snapshot {
@@ -119,7 +123,21 @@ public final class LifetimeCounters: Sendable {
   }
 }
 
-extension Atomic<Int> {
-  @inlinable @inline(__always) func increment() { add(1, ordering: .relaxed) }
-  @inlinable @inline(__always) func decrement() { subtract(1, ordering: .releasing) }
+extension LifetimeCounters {
+  /// One of the counts: a word of ``LifetimeCounters/words``.
+  @usableFromInline
+  struct Count {
+    @usableFromInline let words: AtomicWords
+    @usableFromInline let index: Int
+
+    @inlinable init(words: AtomicWords, index: Int) {
+      self.words = words
+      self.index = index
+    }
+
+    @inlinable @inline(__always) func increment() { words.addRelaxed(index, 1) }
+    @inlinable @inline(__always) func decrement() { words.addReleasing(index, -1) }
+    @inlinable func loadAcquiring() -> Int { words.loadAcquiring(index) }
+    @inlinable func loadSequential() -> Int { words.loadSequential(index) }
+  }
 }

@@ -1,4 +1,4 @@
-#if os(Linux)
+#if os(Linux) && !ACTORMVVM_APPLE_BELOW_26
   import ActorMVVMRuntimeShims
 #elseif canImport(Glibc)
   import Glibc
@@ -65,7 +65,7 @@ package struct Locked<Value>: @unchecked Sendable {
   }
 }
 
-#if os(Linux)
+#if os(Linux) && !ACTORMVVM_APPLE_BELOW_26
   /// The storage of a ``Locked``: the value and its lock word in one allocation.
   @usableFromInline
   final class LockedStorage<Value>: ManagedBuffer<Value, UInt32> {

@@ -37,6 +37,12 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     @usableFromInline var extras: Extras?
     /// Weak: the mailbox must not keep its feature alive.
     @usableFromInline weak var owner: Feature<Machine>?
+    /// The feature's output relay, made by the first subscription to its
+    /// outputs (or by its initialiser, for a bounded policy, or by
+    /// `finish()`): an output emitted while it is nil had no subscriber.
+    @usableFromInline var outputRelay: EventRelay<Machine.Output>?
+    /// Outputs the feature has emitted (read by `emittedOutputCount`).
+    @usableFromInline var emitted = 0
     @usableFromInline var scheduled = false
     @usableFromInline var closed = false
     /// Set by a drain turn that gave the actor back with messages pending;
@@ -114,11 +120,36 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     }
   }
 
-  /// Notes that output number `number` (counting from 1) was emitted under `cause`.
-  @usableFromInline
-  func noteOutputCause(_ cause: Cause, number: Int) {
+  /// Counts an output emitted under `cause` (noting the cause if causes
+  /// are tracked) and returns the relay to deliver it to, if one was made:
+  /// one lock for all three, on the drain's path.
+  @inlinable
+  func noteOutput(causedBy cause: Cause?) -> EventRelay<Machine.Output>? {
     state.withLock { state in
-      if let extras = state.extras, extras.outputCauses != nil { extras.outputCauses?[number] = cause }
+      state.emitted &+= 1
+      if let cause, let extras = state.extras, extras.outputCauses != nil {
+        extras.outputCauses?[state.emitted] = cause
+      }
+      return state.outputRelay
+    }
+  }
+
+  /// Outputs emitted so far.
+  @inlinable
+  var emittedCount: Int { state.withLock { $0.emitted } }
+
+  /// The output relay, if one was made.
+  @inlinable
+  var madeOutputRelay: EventRelay<Machine.Output>? { state.withLock { $0.outputRelay } }
+
+  /// The output relay: `made` is kept unless one was stored first (then
+  /// that one is returned, and `made` is dropped).
+  @inlinable
+  func outputRelay(storingIfNone made: EventRelay<Machine.Output>) -> EventRelay<Machine.Output> {
+    state.withLock { state in
+      if let relay = state.outputRelay { return relay }
+      state.outputRelay = made
+      return made
     }
   }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import ActorMVVMRuntimeShims
 
 /// Feeds inputs from a running effect back into its feature's mailbox.
 ///
@@ -39,24 +39,46 @@ public struct Send<Input: Sendable>: Sendable {
 
 /// One started effect run, as its `Send` sees it: its generation, where its
 /// inputs go, and whether its operation has returned.
+///
+/// The generation and sink are the buffer's header, written once by
+/// ``make(generation:sink:)`` and never again; the "returned" flag is its
+/// one element, read and written only by C atomics (`Synchronization.Atomic`
+/// is above the floor; an element's address is stable, which an atomic
+/// needs). One allocation per run, as before.
+///
+/// `@unchecked Sendable` is safe because the header is immutable once made
+/// (no other file names `EffectRunTokenStorage`)
+/// (published to other threads only through the `Send` handed to the run's
+/// task, after `make` returns) and the flag is touched only atomically
+/// (release by ``markReturned()``, acquire by ``send(_:)``): no plain access
+/// can race. `AtomicStressTests.sendRacingReturn` sends from tasks racing the run's
+/// return under the thread sanitizer (`Scripts/stress.sh`).
 @usableFromInline
-final class EffectRunToken<Input: Sendable>: Sendable {
-  @usableFromInline let generation: UInt64
-  @usableFromInline let sink: @Sendable (EffectMessage<Input>) -> Void
-  @usableFromInline let returned = Atomic<Bool>(false)
+struct EffectRunToken<Input: Sendable>: @unchecked Sendable {
+  @usableFromInline let storage: EffectRunTokenStorage<Input>
+
+  @inlinable init(storage: EffectRunTokenStorage<Input>) { self.storage = storage }
 
   @inlinable
-  init(generation: UInt64, sink: @escaping @Sendable (EffectMessage<Input>) -> Void) {
-    self.generation = generation
-    self.sink = sink
+  static func make(generation: UInt64, sink: @escaping @Sendable (EffectMessage<Input>) -> Void) -> EffectRunToken {
+    let buffer = EffectRunTokenStorage<Input>.create(minimumCapacity: 1) { _ in
+      EffectRunTokenHeader(generation: generation, sink: sink)
+    }
+    let storage = unsafeDowncast(buffer, to: EffectRunTokenStorage<Input>.self)
+    storage.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
+    return EffectRunToken(storage: storage)
   }
+
+  @inlinable var generation: UInt64 { storage.header.generation }
 
   @inlinable
   func send(_ input: Input) {
-    if returned.load(ordering: .acquiring) {
-      sink(.late(input, generation: generation))
+    let returned = storage.withUnsafeMutablePointerToElements { actormvvm_word_load_acquire($0) } != 0
+    let header = storage.header
+    if returned {
+      header.sink(.late(input, generation: header.generation))
     } else {
-      sink(.sent(input, generation: generation))
+      header.sink(.sent(input, generation: header.generation))
     }
   }
 
@@ -64,11 +86,10 @@ final class EffectRunToken<Input: Sendable>: Sendable {
   /// the child run sends is transformed and sent through `parent`, whose
   /// generation and "returned" flag decide whether it lands.
   @inlinable
-  init<ParentInput: Sendable>(
-    mapping parent: EffectRunToken<ParentInput>, _ transform: @escaping @Sendable (Input) -> ParentInput
-  ) {
-    self.generation = parent.generation
-    self.sink = { message in
+  static func mapping<ParentInput: Sendable>(
+    _ parent: EffectRunToken<ParentInput>, _ transform: @escaping @Sendable (Input) -> ParentInput
+  ) -> EffectRunToken {
+    make(generation: parent.generation) { message in
       switch message {
       case .sent(let input, _), .late(let input, _): parent.send(transform(input))
       case .ended: break
@@ -79,8 +100,25 @@ final class EffectRunToken<Input: Sendable>: Sendable {
   /// Called by the run's task once its operation has returned, before it
   /// reports `ended`.
   @inlinable
-  func markReturned() { returned.store(true, ordering: .releasing) }
+  func markReturned() { storage.withUnsafeMutablePointerToElements { actormvvm_word_store_release($0, 1) } }
 }
+
+/// What an ``EffectRunToken`` holds besides its flag: written once, by `make`.
+@usableFromInline
+struct EffectRunTokenHeader<Input: Sendable> {
+  @usableFromInline let generation: UInt64
+  @usableFromInline let sink: @Sendable (EffectMessage<Input>) -> Void
+
+  @inlinable
+  init(generation: UInt64, sink: @escaping @Sendable (EffectMessage<Input>) -> Void) {
+    self.generation = generation
+    self.sink = sink
+  }
+}
+
+/// The storage of an ``EffectRunToken``: the header, and the flag as its one element.
+@usableFromInline
+final class EffectRunTokenStorage<Input: Sendable>: ManagedBuffer<EffectRunTokenHeader<Input>, Int> {}
 
 /// What a running effect tells its host.
 @usableFromInline

@@ -156,12 +156,13 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
         if state.slot == id { state.slot = nil }
       }
     }
-    let task: Task<Void, Never>
-    if immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-      task = Task.immediate(operation: operation)
-    } else {
-      task = Task(operation: operation)
-    }
+    var started: Task<Void, Never>?
+    #if !ACTORMVVM_APPLE_BELOW_26
+      if immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        started = Task.immediate(operation: operation)
+      }
+    #endif
+    let task = started ?? Task(operation: operation)
     // Register the handle, unless the operator closed meanwhile (then
     // cancel it: closing cancelled only the tasks it could see, and it
     // wiped the reservation) or the task has already ended (it ran to

@@ -1,13 +1,7 @@
 #ifndef ACTORMVVM_RUNTIME_SHIMS_H
 #define ACTORMVVM_RUNTIME_SHIMS_H
 
+#include "ActorMVVMAtomics.h"
 #include "ActorMVVMLock.h"
-
-/// Which of Quiescence's counting executors is running a job on this thread
-/// right now: 0 none, 1 the global pool, 2 the main actor. Set around each
-/// job the executors run; read by the self-check's probes, which so learn,
-/// from inside a job, whether the job came through the counting path.
-int actormvvm_quiescence_running_path(void);
-void actormvvm_quiescence_set_running_path(int path);
 
 #endif

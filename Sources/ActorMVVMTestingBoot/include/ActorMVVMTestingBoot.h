@@ -4,4 +4,5 @@
 /// Whether the load-time constructor below ran and installed the job count.
 int actormvvm_testing_booted(void);
 
+
 #endif

@@ -1,6 +1,16 @@
-import ActorMVVMRuntimeShims
+import ActorMVVM
+import ActorMVVMJobCountShims
 import Dispatch
-@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
+
+// The counting executors stand on the concurrency runtime's executor
+// factory, which is SPI: the Linux toolchain ships it, Xcode's SDK does not.
+// This target is linked only by ActorMVVMTesting and the REPL (never by an
+// app's products); where the SPI is not there (an Apple build, or Linux
+// with ACTORMVVM_APPLE_BELOW_26, which takes an Apple build's paths), the
+// count is not installed and every wait says so (`Idle.unknowable`).
+#if os(Linux) && !ACTORMVVM_APPLE_BELOW_26
+  @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
+#endif
 
 /// Knows — does not guess — when nothing in the process can run without
 /// time moving: the one question every virtual-time tool asks
@@ -65,7 +75,6 @@ import Dispatch
 /// above; if any did not come through a counting executor, every wait
 /// answers ``Idle/unknowable(_:)`` naming the path and the toolchain,
 /// instead of declaring idle while work runs.
-@usableFromInline
 package enum Quiescence {
   /// What a wait for idle learned.
   package enum Idle: Equatable, Sendable {
@@ -186,14 +195,33 @@ package enum Quiescence {
   /// reads its executor variables without synchronisation, so a swap while
   /// other threads run tasks is a data race. ActorMVVMTesting does it at
   /// load time for every test process.
+  /// Returns false, installing nothing, in a build without the runtime's
+  /// executor factory (``isAvailable``).
   @discardableResult
   package static func install() -> Bool {
-    state.withLock { state -> Bool in
-      if state.installed { return true }
-      _createExecutors(factory: CountingExecutorFactory.self)
-      state.installed = true
+    #if os(Linux) && !ACTORMVVM_APPLE_BELOW_26
+      let installed = state.withLock { state -> Bool in
+        if state.installed { return false }
+        _createExecutors(factory: CountingExecutorFactory.self)
+        state.installed = true
+        return true
+      }
+      if installed { IdleWait.register { _ = await untilIdle() } }
       return true
-    }
+    #else
+      return false
+    #endif
+  }
+
+  /// Whether this build can count jobs at all: Linux, where the toolchain
+  /// ships the concurrency runtime's executor factory (SPI). Not in an
+  /// Apple build (Xcode's SDK has no SPI) nor in the Apple-SDK profile.
+  package static var isAvailable: Bool {
+    #if os(Linux) && !ACTORMVVM_APPLE_BELOW_26
+      return true
+    #else
+      return false
+    #endif
   }
 
   /// ActorMVVMTesting's load-time constructor (see `quiescenceInstallAtLoad`).
@@ -234,6 +262,11 @@ package enum Quiescence {
   }
 
   private static func untilIdle(awaiting timers: Set<UInt64>) async -> Idle {
+    guard isAvailable else {
+      return .unknowable(
+        "this build has no job count (it stands on the concurrency runtime's executor SPI, which only the Linux "
+          + "toolchain ships): virtual time cannot know when nothing can run")
+    }
     guard isInstalled else {
       return .unknowable(
         "Quiescence is not installed: link ActorMVVMTesting (it installs at load), or call install() first in main")
@@ -326,111 +359,113 @@ package enum Quiescence {
       + "(a wait awaits only those due within \(realTimeHorizon))"
   }
 
-  // MARK: Counting
+  #if os(Linux) && !ACTORMVVM_APPLE_BELOW_26
+    // MARK: Counting
 
-  private static func enqueued(_ job: UnownedJob) {
-    state.withLock { state in
-      state.runnable += 1
-      if state.sampling > 0 { state.tally[jobTaskID(job), default: 0] += 1 }
-    }
-  }
-
-  private static func finished() {
-    let ready = state.withLock { state -> [UnsafeContinuation<Idle, Never>] in
-      state.runnable -= 1
-      state.running -= 1
-      guard state.runnable == 0, !state.waiters.isEmpty else { return [] }
-      return state.releaseQuietWaiters()
-    }
-    for waiter in ready { waiter.resume(returning: .idle) }
-  }
-
-  /// Runs `job` on the global concurrent queue, counted.
-  fileprivate static func runOnPool(_ job: UnownedJob) {
-    enqueued(job)
-    let handoff = Handoff(job: job)
-    DispatchQueue.global().async {
-      state.withLock { $0.running += 1 }
-      actormvvm_quiescence_set_running_path(Path.poolMarker)
-      runOnGenericExecutor(handoff.job, genericExecutor)
-      actormvvm_quiescence_set_running_path(0)
-      finished()
-    }
-  }
-
-  /// Runs `job` on the main queue, isolated to the main actor, counted.
-  fileprivate static func runOnMain(_ job: UnownedJob) {
-    enqueued(job)
-    state.withLock { $0.mainQueued += 1 }
-    let handoff = Handoff(job: job)
-    DispatchQueue.main.async {
-      state.withLock {
-        $0.mainQueued -= 1
-        $0.running += 1
-      }
-      actormvvm_quiescence_set_running_path(Path.mainMarker)
-      handoff.job.runSynchronously(on: CountingMainExecutor.shared.asUnownedSerialExecutor())
-      actormvvm_quiescence_set_running_path(0)
-      finished()
-    }
-  }
-
-  /// Enqueues `job` once `delay` has passed on real time: at once (counted
-  /// now) if it is due; otherwise a pending timer until then.
-  fileprivate static func schedule(_ job: UnownedJob, after delay: Duration, onMain: Bool) {
-    let nanoseconds = nanoseconds(delay)
-    guard nanoseconds > 0 else { return onMain ? runOnMain(job) : runOnPool(job) }
-    let deadline = uptime() &+ nanoseconds
-    let id = state.withLock { state -> UInt64 in
-      state.nextTimer &+= 1
-      state.timers[state.nextTimer] = Timer(deadline: deadline)
-      return state.nextTimer
-    }
-    let handoff = Handoff(job: job)
-    DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline)) {
-      // The timer ends and its job becomes runnable in one step: the count
-      // never reads "no timer, nothing runnable" in between.
+    private static func enqueued(_ job: UnownedJob) {
       state.withLock { state in
-        state.timers[id] = nil
         state.runnable += 1
+        if state.sampling > 0 { state.tally[jobTaskID(job), default: 0] += 1 }
       }
-      let queue = onMain ? DispatchQueue.main : DispatchQueue.global()
-      if onMain { state.withLock { $0.mainQueued += 1 } }
-      queue.async {
-        state.withLock {
-          if onMain { $0.mainQueued -= 1 }
-          $0.running += 1
-        }
-        let marker = onMain ? Path.mainMarker : Path.poolMarker
-        actormvvm_quiescence_set_running_path(marker)
-        if onMain {
-          handoff.job.runSynchronously(on: CountingMainExecutor.shared.asUnownedSerialExecutor())
-        } else {
-          runOnGenericExecutor(handoff.job, genericExecutor)
-        }
+    }
+
+    private static func finished() {
+      let ready = state.withLock { state -> [UnsafeContinuation<Idle, Never>] in
+        state.runnable -= 1
+        state.running -= 1
+        guard state.runnable == 0, !state.waiters.isEmpty else { return [] }
+        return state.releaseQuietWaiters()
+      }
+      for waiter in ready { waiter.resume(returning: .idle) }
+    }
+
+    /// Runs `job` on the global concurrent queue, counted.
+    fileprivate static func runOnPool(_ job: UnownedJob) {
+      enqueued(job)
+      let handoff = Handoff(job: job)
+      DispatchQueue.global().async {
+        state.withLock { $0.running += 1 }
+        actormvvm_quiescence_set_running_path(Path.poolMarker)
+        runOnGenericExecutor(handoff.job, genericExecutor)
         actormvvm_quiescence_set_running_path(0)
         finished()
       }
     }
-  }
 
-  /// Why `@unchecked Sendable` is safe: `UnownedJob` is an unowned
-  /// reference to a job the runtime hands an executor to be run exactly
-  /// once. The executor keeps no other reference: the job moves, whole, to
-  /// the one Dispatch block that runs it (for a timer, through one
-  /// `asyncAfter` block to that one), which is what the runtime's own
-  /// Dispatch executors do with it. Nothing reads or writes the job
-  /// concurrently, so there is nothing to race on.
-  /// `QuiescenceStressTests.idleMeansNothingRuns` drives thousands of jobs
-  /// (pool, main actor, yields, timers) through this hand-off under the
-  /// thread sanitizer (`Scripts/stress.sh`), which would report a race here.
-  private struct Handoff: @unchecked Sendable {
-    let job: UnownedJob
-  }
+    /// Runs `job` on the main queue, isolated to the main actor, counted.
+    fileprivate static func runOnMain(_ job: UnownedJob) {
+      enqueued(job)
+      state.withLock { $0.mainQueued += 1 }
+      let handoff = Handoff(job: job)
+      DispatchQueue.main.async {
+        state.withLock {
+          $0.mainQueued -= 1
+          $0.running += 1
+        }
+        actormvvm_quiescence_set_running_path(Path.mainMarker)
+        handoff.job.runSynchronously(on: CountingMainExecutor.shared.asUnownedSerialExecutor())
+        actormvvm_quiescence_set_running_path(0)
+        finished()
+      }
+    }
 
-  /// The runtime's generic executor (`SerialExecutorRef::generic()`: no
-  /// identity, no witness table), which the global executor runs jobs on.
-  private static let genericExecutor = unsafeBitCast((0, 0), to: UnownedSerialExecutor.self)
+    /// Enqueues `job` once `delay` has passed on real time: at once (counted
+    /// now) if it is due; otherwise a pending timer until then.
+    fileprivate static func schedule(_ job: UnownedJob, after delay: Duration, onMain: Bool) {
+      let nanoseconds = nanoseconds(delay)
+      guard nanoseconds > 0 else { return onMain ? runOnMain(job) : runOnPool(job) }
+      let deadline = uptime() &+ nanoseconds
+      let id = state.withLock { state -> UInt64 in
+        state.nextTimer &+= 1
+        state.timers[state.nextTimer] = Timer(deadline: deadline)
+        return state.nextTimer
+      }
+      let handoff = Handoff(job: job)
+      DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline)) {
+        // The timer ends and its job becomes runnable in one step: the count
+        // never reads "no timer, nothing runnable" in between.
+        state.withLock { state in
+          state.timers[id] = nil
+          state.runnable += 1
+        }
+        let queue = onMain ? DispatchQueue.main : DispatchQueue.global()
+        if onMain { state.withLock { $0.mainQueued += 1 } }
+        queue.async {
+          state.withLock {
+            if onMain { $0.mainQueued -= 1 }
+            $0.running += 1
+          }
+          let marker = onMain ? Path.mainMarker : Path.poolMarker
+          actormvvm_quiescence_set_running_path(marker)
+          if onMain {
+            handoff.job.runSynchronously(on: CountingMainExecutor.shared.asUnownedSerialExecutor())
+          } else {
+            runOnGenericExecutor(handoff.job, genericExecutor)
+          }
+          actormvvm_quiescence_set_running_path(0)
+          finished()
+        }
+      }
+    }
+
+    /// Why `@unchecked Sendable` is safe: `UnownedJob` is an unowned
+    /// reference to a job the runtime hands an executor to be run exactly
+    /// once. The executor keeps no other reference: the job moves, whole, to
+    /// the one Dispatch block that runs it (for a timer, through one
+    /// `asyncAfter` block to that one), which is what the runtime's own
+    /// Dispatch executors do with it. Nothing reads or writes the job
+    /// concurrently, so there is nothing to race on.
+    /// `QuiescenceStressTests.idleMeansNothingRuns` drives thousands of jobs
+    /// (pool, main actor, yields, timers) through this hand-off under the
+    /// thread sanitizer (`Scripts/stress.sh`), which would report a race here.
+    private struct Handoff: @unchecked Sendable {
+      let job: UnownedJob
+    }
+
+    /// The runtime's generic executor (`SerialExecutorRef::generic()`: no
+    /// identity, no witness table), which the global executor runs jobs on.
+    private static let genericExecutor = unsafeBitCast((0, 0), to: UnownedSerialExecutor.self)
+  #endif
 
   private static func nanoseconds(_ duration: Duration) -> UInt64 {
     let (seconds, attoseconds) = duration.components
@@ -598,90 +633,93 @@ package enum Quiescence {
   }
 }
 
-// MARK: The counting executors
+#if os(Linux) && !ACTORMVVM_APPLE_BELOW_26
+  // MARK: The counting executors
 
-/// The executors ``Quiescence/install()`` puts in place of the runtime's.
-private struct CountingExecutorFactory: ExecutorFactory {
-  static var mainExecutor: any MainExecutor { CountingMainExecutor.shared }
-  static var defaultExecutor: any TaskExecutor { CountingPoolExecutor.shared }
-}
+  /// The executors ``Quiescence/install()`` puts in place of the runtime's.
+  private struct CountingExecutorFactory: ExecutorFactory {
+    static var mainExecutor: any MainExecutor { CountingMainExecutor.shared }
+    static var defaultExecutor: any TaskExecutor { CountingPoolExecutor.shared }
+  }
 
-/// A counting executor's timers: a sleep on a clock measured in
-/// `Swift.Duration` becomes a `Quiescence` timer (pending until due, then a
-/// counted job); any other clock's goes to the runtime's executor.
-private protocol CountingScheduler: SchedulingExecutor {
-  /// Whether the executor's jobs run on the main actor.
-  var runsOnMain: Bool { get }
-  /// The runtime's executor, for clocks whose durations are not `Swift.Duration`.
-  var runtimeScheduling: any SchedulingExecutor { get }
-}
+  /// A counting executor's timers: a sleep on a clock measured in
+  /// `Swift.Duration` becomes a `Quiescence` timer (pending until due, then a
+  /// counted job); any other clock's goes to the runtime's executor.
+  private protocol CountingScheduler: SchedulingExecutor {
+    /// Whether the executor's jobs run on the main actor.
+    var runsOnMain: Bool { get }
+    /// The runtime's executor, for clocks whose durations are not `Swift.Duration`.
+    var runtimeScheduling: any SchedulingExecutor { get }
+  }
 
-extension CountingScheduler {
-  func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
-    guard let delay = delay as? Duration else {
-      return runtimeScheduling.enqueue(job, after: delay, tolerance: tolerance, clock: clock)
+  extension CountingScheduler {
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
+      guard let delay = delay as? Duration else {
+        return runtimeScheduling.enqueue(job, after: delay, tolerance: tolerance, clock: clock)
+      }
+      Quiescence.schedule(UnownedJob(job), after: delay, onMain: runsOnMain)
     }
-    Quiescence.schedule(UnownedJob(job), after: delay, onMain: runsOnMain)
-  }
 
-  func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
-    guard let delay = clock.now.duration(to: instant) as? Duration else {
-      return runtimeScheduling.enqueue(job, at: instant, tolerance: tolerance, clock: clock)
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
+      guard let delay = clock.now.duration(to: instant) as? Duration else {
+        return runtimeScheduling.enqueue(job, at: instant, tolerance: tolerance, clock: clock)
+      }
+      Quiescence.schedule(UnownedJob(job), after: delay, onMain: runsOnMain)
     }
-    Quiescence.schedule(UnownedJob(job), after: delay, onMain: runsOnMain)
-  }
-}
-
-/// The default executor: counts each job and runs it on the global
-/// concurrent queue, as the runtime's Dispatch executor does. No state of
-/// its own (all of it is `Quiescence`'s, behind its lock), so `Sendable`.
-private final class CountingPoolExecutor: TaskExecutor, CountingScheduler {
-  static let shared = CountingPoolExecutor()
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    Quiescence.runOnPool(UnownedJob(job))
   }
 
-  let runsOnMain = false
+  /// The default executor: counts each job and runs it on the global
+  /// concurrent queue, as the runtime's Dispatch executor does. No state of
+  /// its own (all of it is `Quiescence`'s, behind its lock), so `Sendable`.
+  private final class CountingPoolExecutor: TaskExecutor, CountingScheduler {
+    static let shared = CountingPoolExecutor()
 
-  /// The runtime's own default executor, for sleeps on clocks whose
-  /// durations are not `Swift.Duration` (outside the count).
-  var runtimeScheduling: any SchedulingExecutor {
-    guard let executor = PlatformExecutorFactory.defaultExecutor as? any SchedulingExecutor else {
-      fatalError("the runtime's default executor cannot schedule")
+    func enqueue(_ job: consuming ExecutorJob) {
+      Quiescence.runOnPool(UnownedJob(job))
     }
-    return executor
-  }
-}
 
-/// The main executor: counts each job and runs it on the main queue,
-/// isolated to the main actor; runs the main queue as the runtime's does.
-/// No state of its own, so `Sendable`.
-private final class CountingMainExecutor: MainExecutor, CountingScheduler {
-  static let shared = CountingMainExecutor()
+    let runsOnMain = false
 
-  private var runtimeExecutor: any MainExecutor { PlatformExecutorFactory.mainExecutor }
-
-  func run() throws { try runtimeExecutor.run() }
-  func stop() { runtimeExecutor.stop() }
-  var isMainExecutor: Bool { true }
-  func checkIsolated() { runtimeExecutor.checkIsolated() }
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    Quiescence.runOnMain(UnownedJob(job))
-  }
-
-  let runsOnMain = true
-
-  /// The runtime's main executor, for sleeps on clocks whose durations are
-  /// not `Swift.Duration` (outside the count).
-  var runtimeScheduling: any SchedulingExecutor {
-    guard let executor = runtimeExecutor as? any SchedulingExecutor else {
-      fatalError("the runtime's main executor cannot schedule")
+    /// The runtime's own default executor, for sleeps on clocks whose
+    /// durations are not `Swift.Duration` (outside the count).
+    var runtimeScheduling: any SchedulingExecutor {
+      guard let executor = PlatformExecutorFactory.defaultExecutor as? any SchedulingExecutor else {
+        fatalError("the runtime's default executor cannot schedule")
+      }
+      return executor
     }
-    return executor
   }
-}
+
+  /// The main executor: counts each job and runs it on the main queue,
+  /// isolated to the main actor; runs the main queue as the runtime's does.
+  /// No state of its own, so `Sendable`.
+  private final class CountingMainExecutor: MainExecutor, CountingScheduler {
+    static let shared = CountingMainExecutor()
+
+    private var runtimeExecutor: any MainExecutor { PlatformExecutorFactory.mainExecutor }
+
+    func run() throws { try runtimeExecutor.run() }
+    func stop() { runtimeExecutor.stop() }
+    var isMainExecutor: Bool { true }
+    func checkIsolated() { runtimeExecutor.checkIsolated() }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      Quiescence.runOnMain(UnownedJob(job))
+    }
+
+    let runsOnMain = true
+
+    /// The runtime's main executor, for sleeps on clocks whose durations are
+    /// not `Swift.Duration` (outside the count).
+    var runtimeScheduling: any SchedulingExecutor {
+      guard let executor = runtimeExecutor as? any SchedulingExecutor else {
+        fatalError("the runtime's main executor cannot schedule")
+      }
+      return executor
+    }
+  }
+
+#endif
 
 /// Called by ActorMVVMTesting's C constructor when a test process loads,
 /// before any task exists.
@@ -690,10 +728,12 @@ func quiescenceInstallAtLoad() {
   Quiescence.installAtLoad()
 }
 
-/// The id of the task a job belongs to (the job's own id if it is not a task).
-@_silgen_name("swift_task_getJobTaskId")
-private func jobTaskID(_ job: UnownedJob) -> UInt64
+#if os(Linux) && !ACTORMVVM_APPLE_BELOW_26
+  /// The id of the task a job belongs to (the job's own id if it is not a task).
+  @_silgen_name("swift_task_getJobTaskId")
+  private func jobTaskID(_ job: UnownedJob) -> UInt64
 
-/// Runs a job as the runtime's global executor does.
-@_silgen_name("swift_job_run")
-private func runOnGenericExecutor(_ job: UnownedJob, _ executor: UnownedSerialExecutor)
+  /// Runs a job as the runtime's global executor does.
+  @_silgen_name("swift_job_run")
+  private func runOnGenericExecutor(_ job: UnownedJob, _ executor: UnownedSerialExecutor)
+#endif
