@@ -12,10 +12,10 @@ let package = Package(
     .library(name: "ActorMVVM", targets: ["ActorMVVM"]),
     .library(name: "ActorMVVMOperators", targets: ["ActorMVVMOperators"]),
     .library(name: "ActorMVVMTesting", targets: ["ActorMVVMTesting"]),
-    .library(name: "NetworkingTesting", targets: ["NetworkingTesting"]),
+    .library(name: "ActorMVVMNetworkingTesting", targets: ["ActorMVVMNetworkingTesting"]),
     .library(name: "ActorMVVMUI", targets: ["ActorMVVMUI"]),
-    .library(name: "Networking", targets: ["Networking"]),
-    .library(name: "Storage", targets: ["Storage"]),
+    .library(name: "ActorMVVMNetworking", targets: ["ActorMVVMNetworking"]),
+    .library(name: "ActorMVVMStorage", targets: ["ActorMVVMStorage"]),
     .library(name: "EmbeddedBackend", targets: ["EmbeddedBackend"]),
     .library(name: "WeatherFeature", targets: ["WeatherFeature"]),
     .library(name: "LoginFeature", targets: ["LoginFeature"]),
@@ -45,19 +45,20 @@ let package = Package(
     .target(name: "ActorMVVMTesting", dependencies: ["ActorMVVM", "ActorMVVMJobCount", "ActorMVVMTestingBoot"]),
     // The view bridge: a main-actor Observable model over a Feature.
     .target(name: "ActorMVVMUI", dependencies: ["ActorMVVM"]),
-    .target(name: "Networking", dependencies: ["ActorMVVM"]),
+    .target(name: "ActorMVVMNetworking", dependencies: ["ActorMVVM"]),
     // Networking's fakes, so a test of the runtime alone does not pull in networking.
-    .target(name: "NetworkingTesting", dependencies: ["ActorMVVM", "Networking"]),
+    .target(name: "ActorMVVMNetworkingTesting", dependencies: ["ActorMVVM", "ActorMVVMNetworking"]),
     // Nameless temporary files (O_TMPFILE, linkat): C, where the flag is a macro Swift cannot import.
-    .target(name: "StorageShims"),
-    .target(name: "Storage", dependencies: ["ActorMVVM", "StorageShims"]),
-    .target(name: "EmbeddedBackend", dependencies: ["ActorMVVM", "Networking", "Storage"]),
+    .target(name: "ActorMVVMStorageShims"),
+    .target(name: "ActorMVVMStorage", dependencies: ["ActorMVVM", "ActorMVVMStorageShims"]),
+    .target(name: "EmbeddedBackend", dependencies: ["ActorMVVM", "ActorMVVMNetworking", "ActorMVVMStorage"]),
     // Features: Presentation → Domain ← Data, one slice per target.
-    .target(name: "WeatherFeature", dependencies: ["ActorMVVM", "Networking"]),
-    .target(name: "LoginFeature", dependencies: ["ActorMVVM", "Networking"]),
-    .target(name: "FindNumberFeature", dependencies: ["ActorMVVM", "Networking", "Storage"]),
-    .target(name: "DirectionsFeature", dependencies: ["ActorMVVM", "Networking"]),
-    .target(name: "InterviewFeature", dependencies: ["ActorMVVM", "Networking", "Storage", "LoginFeature"]),
+    .target(name: "WeatherFeature", dependencies: ["ActorMVVM", "ActorMVVMNetworking"]),
+    .target(name: "LoginFeature", dependencies: ["ActorMVVM", "ActorMVVMNetworking"]),
+    .target(name: "FindNumberFeature", dependencies: ["ActorMVVM", "ActorMVVMNetworking", "ActorMVVMStorage"]),
+    .target(name: "DirectionsFeature", dependencies: ["ActorMVVM", "ActorMVVMNetworking"]),
+    .target(
+      name: "InterviewFeature", dependencies: ["ActorMVVM", "ActorMVVMNetworking", "ActorMVVMStorage", "LoginFeature"]),
     // Navigation for any app: a flow machine's commands, obeyed by a coordinator that names no app.
     .target(name: "AppCoordinator", dependencies: ["ActorMVVM"]),
     // The five articles' app: its composition root (the only target that names every
@@ -65,59 +66,65 @@ let package = Package(
     .target(
       name: "InterviewApp",
       dependencies: [
-        "ActorMVVM", "AppCoordinator", "Networking", "Storage", "WeatherFeature", "LoginFeature",
+        "ActorMVVM", "AppCoordinator", "ActorMVVMNetworking", "ActorMVVMStorage", "WeatherFeature", "LoginFeature",
         "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
       ]),
     // The headless view layer: a testable core and its executable.
     .target(
       name: "ReplCore",
       dependencies: [
-        "ActorMVVM", "AppCoordinator", "InterviewApp", "EmbeddedBackend", "Networking", "Storage", "WeatherFeature",
+        "ActorMVVM", "AppCoordinator", "InterviewApp", "EmbeddedBackend", "ActorMVVMNetworking", "ActorMVVMStorage",
+        "WeatherFeature",
         "ReplTerminalShims", "ActorMVVMJobCount",
         "LoginFeature", "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
       ]),
-    .executableTarget(name: "repl", dependencies: ["ReplCore", "Storage"]),
+    .executableTarget(name: "repl", dependencies: ["ReplCore", "ActorMVVMStorage"]),
     .executableTarget(name: "Benchmarks", dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI"]),
     // Exploring every order, timed: apart from Benchmarks, whose rows the testing module's job count would change.
     .executableTarget(name: "ExplorationBenchmark", dependencies: ["ActorMVVM", "ActorMVVMTesting", "WeatherFeature"]),
     // Tests mirror the products: the runtime, the operators, the testing tools
     // (each beside the helpers they share, in TestSupport).
     .target(
-      name: "TestSupport", dependencies: ["ActorMVVM", "ActorMVVMTesting", "ActorMVVMJobCount"],
-      path: "Tests/TestSupport"),
+      name: "ActorMVVMTestSupport", dependencies: ["ActorMVVM", "ActorMVVMTesting", "ActorMVVMJobCount"],
+      path: "Tests/ActorMVVMTestSupport"),
     .testTarget(
       name: "ActorMVVMTests",
       dependencies: [
-        "ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "ActorMVVMUI", "TestSupport", "ActorMVVMJobCount",
+        "ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "ActorMVVMUI", "ActorMVVMTestSupport",
+        "ActorMVVMJobCount",
       ]),
     .testTarget(
       name: "ActorMVVMOperatorsTests",
-      dependencies: ["ActorMVVMOperators", "ActorMVVM", "ActorMVVMTesting", "TestSupport"]),
+      dependencies: ["ActorMVVMOperators", "ActorMVVM", "ActorMVVMTesting", "ActorMVVMTestSupport"]),
     .testTarget(
       name: "ActorMVVMTestingTests",
       dependencies: [
-        "ActorMVVMTesting", "ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI", "TestSupport", "ActorMVVMJobCount",
+        "ActorMVVMTesting", "ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI", "ActorMVVMTestSupport",
+        "ActorMVVMJobCount",
       ]),
     .testTarget(name: "ActorMVVMUITests", dependencies: ["ActorMVVMUI", "ActorMVVM", "ActorMVVMTesting"]),
-    .testTarget(name: "NetworkingTests", dependencies: ["Networking"]),
-    .testTarget(name: "StorageTests", dependencies: ["Storage", "ActorMVVM"]),
+    .testTarget(name: "ActorMVVMNetworkingTests", dependencies: ["ActorMVVMNetworking"]),
+    .testTarget(name: "ActorMVVMStorageTests", dependencies: ["ActorMVVMStorage", "ActorMVVM"]),
     // Tests/Fixtures holds API payloads in the real formats; these tests read them by path.
-    .testTarget(name: "EmbeddedBackendTests", dependencies: ["EmbeddedBackend", "Networking", "ActorMVVMTesting"]),
+    .testTarget(
+      name: "EmbeddedBackendTests", dependencies: ["EmbeddedBackend", "ActorMVVMNetworking", "ActorMVVMTesting"]),
     .testTarget(
       name: "WeatherFeatureTests",
-      dependencies: ["WeatherFeature", "EmbeddedBackend", "ActorMVVMTesting", "NetworkingTesting"]),
+      dependencies: ["WeatherFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMNetworkingTesting"]),
     .testTarget(
       name: "LoginFeatureTests",
-      dependencies: ["LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "NetworkingTesting"]),
+      dependencies: ["LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMNetworkingTesting"]),
     .testTarget(
       name: "FindNumberFeatureTests",
-      dependencies: ["FindNumberFeature", "EmbeddedBackend", "ActorMVVMTesting", "NetworkingTesting", "Storage"]),
+      dependencies: [
+        "FindNumberFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMNetworkingTesting", "ActorMVVMStorage",
+      ]),
     .testTarget(
       name: "DirectionsFeatureTests",
-      dependencies: ["DirectionsFeature", "EmbeddedBackend", "ActorMVVMTesting", "NetworkingTesting"]),
+      dependencies: ["DirectionsFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMNetworkingTesting"]),
     .testTarget(
       name: "InterviewFeatureTests",
-      dependencies: ["InterviewFeature", "LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "Storage"]),
+      dependencies: ["InterviewFeature", "LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMStorage"]),
     // A second app of the tests' own, with no interview type in it.
     .testTarget(
       name: "AppCoordinatorTests",
@@ -126,19 +133,21 @@ let package = Package(
       name: "InterviewAppTests",
       dependencies: [
         "InterviewApp", "AppCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature", "LoginFeature",
-        "Networking", "Storage", "WeatherFeature",
+        "ActorMVVMNetworking", "ActorMVVMStorage", "WeatherFeature",
       ]),
     .testTarget(
       name: "ReplTests",
       dependencies: [
-        "ReplCore", "AppCoordinator", "InterviewApp", "ActorMVVM", "ActorMVVMTesting", "EmbeddedBackend", "Networking",
-        "Storage", "ActorMVVMJobCount",
+        "ReplCore", "AppCoordinator", "InterviewApp", "ActorMVVM", "ActorMVVMTesting", "EmbeddedBackend",
+        "ActorMVVMNetworking",
+        "ActorMVVMStorage", "ActorMVVMJobCount",
       ],
       exclude: ["Golden"]),
     .testTarget(
       name: "StressTests",
       dependencies: [
-        "ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "Networking", "Storage", "EmbeddedBackend",
+        "ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "ActorMVVMNetworking", "ActorMVVMStorage",
+        "EmbeddedBackend",
         "AppCoordinator", "InterviewApp", "ReplCore",
         "LoginFeature", "ActorMVVMJobCount",
       ]),

@@ -6,6 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 swift format lint --strict --recursive --parallel Package.swift Sources Tests  # the style, as Scripts/lint.sh
+# Nothing above the platform floor outside #available (the check proves itself first
+# on planted uses: an unguarded Task.immediateDetached, Mutex, Atomic, TaskExecutor).
+python3 Scripts/availability-check.py --self-test
+python3 Scripts/availability-check.py
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift build --product repl -Xswiftc -warnings-as-errors  # the end-to-end REPL test runs the binary
 # The runtime is @inlinable: a client module specialises it with the optimiser on.
@@ -15,6 +19,10 @@ swift build -c release --product Benchmarks -Xswiftc -warnings-as-errors
 # warning or on a public symbol without a doc comment.
 Scripts/docs.sh
 swift test --skip-build --skip StressTests
+# What an Apple build below OS 26 sees, simulated on Linux: public stdlib
+# interfaces only, Apple's code paths, SwiftUI's signature; every product and
+# test target built, and the tests that do not need the job count run.
+Scripts/apple-profile.sh
 # A client package that depends on ActorMVVM by path, as an app would: the
 # public API used from outside (a search screen with the view bridge).
 swift build --package-path Tests/ClientPackage --build-tests -Xswiftc -warnings-as-errors

@@ -198,7 +198,7 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   /// state replaces the written value (with the same value, when the
   /// machine stores what it was sent).
   public func binding<Value: Equatable>(
-    _ keyPath: WritableKeyPath<State, Value>, send input: @escaping (Value) -> Input
+    _ keyPath: WritableKeyPath<State, Value> & Sendable, send input: @escaping @Sendable (Value) -> Input
   ) -> FieldBinding<Value> {
     startIfNeeded()
     let last = LastValue(current[keyPath: keyPath])
@@ -363,10 +363,11 @@ final class LastValue<Value> {
 /// available, `Binding(fieldBinding)` makes a SwiftUI binding of it.
 @MainActor
 public struct FieldBinding<Value> {
-  /// Reads the field (tracked by observation).
-  public let get: () -> Value
-  /// Writes the field and sends its input.
-  public let set: (Value) -> Void
+  /// Reads the field (tracked by observation). Main-actor isolated and
+  /// `Sendable`, as SwiftUI's `Binding(get:set:)` takes its closures.
+  public let get: @MainActor @Sendable () -> Value
+  /// Writes the field and sends its input. Main-actor isolated and `Sendable`.
+  public let set: @MainActor @Sendable (Value) -> Void
 
   /// The field's current value; setting it calls ``set``.
   public var wrappedValue: Value {
@@ -382,7 +383,7 @@ public struct FieldBinding<Value> {
     /// A SwiftUI binding over a ``FieldBinding``.
     @MainActor
     public init(_ field: FieldBinding<Value>) {
-      self.init(get: field.get, set: { field.set($0) })
+      self.init(get: field.get, set: field.set)
     }
   }
 #endif

@@ -1,6 +1,6 @@
+import ActorMVVMNetworking
+import ActorMVVMStorage
 import Foundation
-import Networking
-import Storage
 
 /// An ``HTTPClient`` that answers in-process, in the real APIs' wire formats.
 ///

@@ -1,6 +1,6 @@
+import ActorMVVMNetworking
+import ActorMVVMStorage
 import Foundation
-import Networking
-import Storage
 
 /// The interview app's own JSON API, served in-process. Documented in the
 /// README ("The interview API"). Members, interviews, reports and messages

@@ -1,5 +1,5 @@
+import ActorMVVMNetworking
 import Foundation
-import Networking
 
 /// Naver Directions 5 (driving), as its API spells it: metres and milliseconds.
 struct NaverDirections: Encodable {

@@ -1,5 +1,5 @@
+import ActorMVVMNetworking
 import Foundation
-import Networking
 
 /// Weatherbit's current-weather observation, as its API spells it.
 struct WeatherbitObservation: Encodable {

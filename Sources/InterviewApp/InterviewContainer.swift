@@ -1,11 +1,11 @@
 import ActorMVVM
+import ActorMVVMNetworking
+import ActorMVVMStorage
 import DirectionsFeature
 import FindNumberFeature
 import Foundation
 import InterviewFeature
 import LoginFeature
-import Networking
-import Storage
 import WeatherFeature
 
 /// The composition root: the one place that names concrete Data types and

@@ -1,5 +1,5 @@
 import ActorMVVM
-import Storage
+import ActorMVVMStorage
 
 /// JSON text for REPL lines: compact, keys in the order given, so every
 /// run prints the same bytes.

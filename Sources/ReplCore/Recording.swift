@@ -1,5 +1,5 @@
+import ActorMVVMStorage
 import Foundation
-import Storage
 
 /// One recorded command: what was typed and when, in milliseconds since start.
 public struct RecordedLine: Codable, Equatable, Sendable {

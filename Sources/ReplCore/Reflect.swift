@@ -1,5 +1,5 @@
 import ActorMVVM
-import Storage
+import ActorMVVMStorage
 
 /// Turns outputs (any enum) into a name and a JSON value by reflection
 /// (``Reflection``, the walk ``Secrets`` uses too), masking secret fields

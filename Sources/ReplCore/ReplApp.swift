@@ -1,5 +1,7 @@
 import ActorMVVM
 import ActorMVVMJobCount
+import ActorMVVMNetworking
+import ActorMVVMStorage
 import AppCoordinator
 import DirectionsFeature
 import EmbeddedBackend
@@ -7,8 +9,6 @@ import FindNumberFeature
 import Foundation
 import InterviewApp
 import InterviewFeature
-import Networking
-import Storage
 
 /// Builds the app the REPL drives: the embedded backend by default, the
 /// real network with `--live` (the interview API, being ours, stays

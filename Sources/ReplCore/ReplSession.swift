@@ -1,10 +1,10 @@
 import ActorMVVM
 import ActorMVVMJobCount
+import ActorMVVMStorage
 import AppCoordinator
 import EmbeddedBackend
 import Foundation
 import InterviewApp
-import Storage
 
 /// The REPL's core: reads one command at a time, sends it to the current
 /// screen (or the coordinator), and renders what happens as it happens:

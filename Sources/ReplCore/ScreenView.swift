@@ -1,6 +1,6 @@
 import ActorMVVM
+import ActorMVVMStorage
 import AppCoordinator
-import Storage
 
 /// A field a screen shows: its name and its value.
 typealias Field = (name: String, value: JSONValue)

@@ -1,6 +1,6 @@
+import ActorMVVMStorage
 import Foundation
 import ReplCore
-import Storage
 
 #if canImport(Glibc)
   import Glibc

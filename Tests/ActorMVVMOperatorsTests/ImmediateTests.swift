@@ -1,6 +1,6 @@
 import ActorMVVM
 import ActorMVVMOperators
-import TestSupport
+import ActorMVVMTestSupport
 import Testing
 
 /// `AsyncJust` and the operators that take an `ImmediateAsyncSequence` without a task.

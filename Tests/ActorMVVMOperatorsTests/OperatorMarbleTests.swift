@@ -1,7 +1,7 @@
 import ActorMVVM
 import ActorMVVMOperators
+import ActorMVVMTestSupport
 import ActorMVVMTesting
-import TestSupport
 import Testing
 
 /// Every operator on marble diagrams (one character = 100 ms on a

@@ -1,4 +1,4 @@
-import TestSupport
+import ActorMVVMTestSupport
 import Testing
 
 @testable import ActorMVVM

@@ -1,7 +1,7 @@
 import ActorMVVM
 import ActorMVVMOperators
+import ActorMVVMTestSupport
 import ActorMVVMTesting
-import TestSupport
 import Testing
 
 @Suite("Operators")

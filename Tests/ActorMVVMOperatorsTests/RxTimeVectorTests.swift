@@ -1,7 +1,7 @@
 import ActorMVVM
 import ActorMVVMOperators
+import ActorMVVMTestSupport
 import ActorMVVMTesting
-import TestSupport
 import Testing
 
 /// RxSwift's own vectors for sample, take(until:), delay, timer/interval,

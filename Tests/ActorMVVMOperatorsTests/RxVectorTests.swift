@@ -1,7 +1,7 @@
 import ActorMVVM
+import ActorMVVMTestSupport
 import ActorMVVMTesting
 import Foundation
-import TestSupport
 import Testing
 
 @testable import ActorMVVMOperators

@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMTestSupport
 import ActorMVVMTesting
 import ActorMVVMUI
 import Foundation
-import TestSupport
 import Testing
 
 // RxExample's GitHub signup (RxSwift's RxExample app, `GithubSignupViewModel1`

@@ -105,6 +105,7 @@ struct JobCountTests {
   }
 
   @Test("The self-check names a path whose jobs bypass the counting executors")
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   func selfCheckFindsABypass() async {
     // A task with a task-executor preference runs on that executor: a real
     // path around the count, standing in for a toolchain that stops routing
@@ -192,6 +193,7 @@ struct JobCountTests {
 }
 
 /// An executor outside the count: runs each job on a queue of its own.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 private final class OutsideExecutor: TaskExecutor {
   private let queue = DispatchQueue(label: "outside")
 

@@ -1,7 +1,7 @@
 import ActorMVVM
 import ActorMVVMOperators
+import ActorMVVMTestSupport
 import ActorMVVMTesting
-import TestSupport
 import Testing
 
 // The README's "Testing a feature" snippets, compiled and run so they stay true.

@@ -1,6 +1,6 @@
 import ActorMVVM
+import ActorMVVMTestSupport
 import ActorMVVMTesting
-import TestSupport
 import Testing
 
 /// A loader that reports, from inside each run, the cause current there.

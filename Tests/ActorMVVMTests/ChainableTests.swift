@@ -1,6 +1,6 @@
 import ActorMVVM
 import ActorMVVMOperators
-import TestSupport
+import ActorMVVMTestSupport
 import Testing
 
 /// ActorMVVM's inline `map`, `filter` and `compactMap` (`ChainableAsyncSequence`).

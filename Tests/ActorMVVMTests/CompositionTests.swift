@@ -1,6 +1,6 @@
 import ActorMVVM
+import ActorMVVMTestSupport
 import ActorMVVMTesting
-import TestSupport
 import Testing
 
 /// A child machine: a credentials form whose check is a superseding run.

@@ -1,6 +1,6 @@
 import ActorMVVM
+import ActorMVVMTestSupport
 import ActorMVVMTesting
-import TestSupport
 import Testing
 
 /// The example of the "Timing inputs" article: pull to refresh, at most one

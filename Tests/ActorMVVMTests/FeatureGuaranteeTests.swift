@@ -1,6 +1,6 @@
 import ActorMVVM
+import ActorMVVMTestSupport
 import ActorMVVMTesting
-import TestSupport
 import Testing
 
 /// One test (at least) per guarantee of DESIGN.md, numbered as there.

@@ -1,6 +1,6 @@
 import ActorMVVM
+import ActorMVVMTestSupport
 import ActorMVVMTesting
-import TestSupport
 import Testing
 
 /// The lifecycle rules of the runtime-edges issue: calls safe from anywhere.

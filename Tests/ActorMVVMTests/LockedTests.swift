@@ -1,4 +1,4 @@
-#if os(Linux)
+#if os(Linux) && !ACTORMVVM_APPLE_BELOW_26
   import ActorMVVMRuntimeShims
   import Foundation
   import Testing

@@ -1,5 +1,5 @@
 import ActorMVVM
-import TestSupport
+import ActorMVVMTestSupport
 import Testing
 
 // The README's library example, compiled and run so it stays true.

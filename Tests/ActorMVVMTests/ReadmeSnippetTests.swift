@@ -1,5 +1,5 @@
+import ActorMVVMTestSupport
 import Foundation
-import TestSupport
 import Testing
 
 /// Every ```swift block in the README appears, line for line (indentation

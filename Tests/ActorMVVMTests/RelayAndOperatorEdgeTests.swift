@@ -1,7 +1,7 @@
 import ActorMVVM
 import ActorMVVMOperators
+import ActorMVVMTestSupport
 import ActorMVVMTesting
-import TestSupport
 import Testing
 
 /// The runtime's edges as a migrating Rx user meets them: operators after

@@ -1,5 +1,5 @@
 import ActorMVVM
-import TestSupport
+import ActorMVVMTestSupport
 import Testing
 
 @Suite("Relays")

@@ -1,5 +1,5 @@
+import ActorMVVMTestSupport
 import ActorMVVMTesting
-import TestSupport
 import Testing
 
 @testable import ActorMVVM

@@ -1,5 +1,5 @@
 import ActorMVVM
-import TestSupport
+import ActorMVVMTestSupport
 import Testing
 
 /// A form whose state holds credentials in every shape a trace must walk:

@@ -1,12 +1,19 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // A client of ActorMVVM, as an app team would write one: it depends on the
 // package by path and uses only its public products. Built and tested by
 // Scripts/test.sh, so the public API is exercised from outside the package.
 import PackageDescription
 
+/// What Xcode 26 sets in a new app target.
+let newAppTarget: [SwiftSetting] = [
+  .defaultIsolation(MainActor.self),
+  .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+  .enableUpcomingFeature("InferIsolatedConformances"),
+]
+
 let package = Package(
   name: "ClientPackage",
-  platforms: [.macOS(.v15), .iOS(.v18)],
+  platforms: [.macOS(.v14), .iOS(.v17)],
   dependencies: [.package(name: "ActorMVVM", path: "../..")],
   targets: [
     .target(
@@ -21,6 +28,23 @@ let package = Package(
         .product(name: "ActorMVVM", package: "ActorMVVM"),
         .product(name: "ActorMVVMUI", package: "ActorMVVM"),
       ]),
+    // Built as a new Xcode 26 app target is: MainActor by default, with the
+    // approachable-concurrency features on.
+    .target(
+      name: "DefaultMainActorApp",
+      dependencies: [
+        .product(name: "ActorMVVM", package: "ActorMVVM"),
+        .product(name: "ActorMVVMUI", package: "ActorMVVM"),
+      ],
+      swiftSettings: newAppTarget),
+    .testTarget(
+      name: "DefaultMainActorAppTests",
+      dependencies: [
+        "DefaultMainActorApp",
+        .product(name: "ActorMVVMUI", package: "ActorMVVM"),
+        .product(name: "ActorMVVMTesting", package: "ActorMVVM"),
+      ],
+      swiftSettings: newAppTarget),
     .testTarget(
       name: "SignUpFormTests",
       dependencies: [

@@ -1,9 +1,9 @@
 import ActorMVVM
+import ActorMVVMNetworking
+import ActorMVVMNetworkingTesting
 import ActorMVVMTesting
 import DirectionsFeature
 import EmbeddedBackend
-import Networking
-import NetworkingTesting
 import Testing
 
 let seoulStation = Coordinate(latitude: 37.5547, longitude: 126.9706)

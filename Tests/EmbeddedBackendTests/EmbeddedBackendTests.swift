@@ -1,6 +1,6 @@
+import ActorMVVMNetworking
 import ActorMVVMTesting
 import Foundation
-import Networking
 import Testing
 
 @testable import EmbeddedBackend

@@ -1,11 +1,11 @@
 import ActorMVVM
+import ActorMVVMNetworking
+import ActorMVVMNetworkingTesting
+import ActorMVVMStorage
 import ActorMVVMTesting
 import EmbeddedBackend
 import FindNumberFeature
 import Foundation
-import Networking
-import NetworkingTesting
-import Storage
 import Testing
 
 /// Draws from a script, one number per call; fails where the script says.

@@ -1,12 +1,12 @@
 import ActorMVVM
+import ActorMVVMNetworking
+import ActorMVVMStorage
 import ActorMVVMTesting
 import AppCoordinator
 import EmbeddedBackend
 import InterviewApp
 import InterviewFeature
 import LoginFeature
-import Networking
-import Storage
 import Testing
 import WeatherFeature
 

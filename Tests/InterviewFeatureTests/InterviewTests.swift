@@ -1,10 +1,10 @@
 import ActorMVVM
+import ActorMVVMNetworking
+import ActorMVVMStorage
 import ActorMVVMTesting
 import EmbeddedBackend
 import InterviewFeature
 import LoginFeature
-import Networking
-import Storage
 import Testing
 
 let alice = User(id: "alice", name: "Alice Kim", memIdx: 1)

@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMStorage
 import ActorMVVMTesting
 import InterviewFeature
 import LoginFeature
-import Storage
 import Testing
 
 /// Token refreshes answered by the explorer: renewed (for the member the

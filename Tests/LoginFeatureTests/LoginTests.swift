@@ -1,9 +1,9 @@
 import ActorMVVM
+import ActorMVVMNetworking
+import ActorMVVMNetworkingTesting
 import ActorMVVMTesting
 import EmbeddedBackend
 import LoginFeature
-import Networking
-import NetworkingTesting
 import Testing
 
 @Suite("Login")

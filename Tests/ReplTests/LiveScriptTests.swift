@@ -1,9 +1,9 @@
 import ActorMVVM
+import ActorMVVMNetworking
 import AppCoordinator
 import Dispatch
 import EmbeddedBackend
 import InterviewApp
-import Networking
 import ReplCore
 import Testing
 

@@ -1,6 +1,6 @@
+import ActorMVVMStorage
 import Foundation
 import ReplCore
-import Storage
 import Testing
 
 /// The permission bits of the file at `url`.

@@ -1,6 +1,6 @@
 import ActorMVVM
+import ActorMVVMStorage
 import Foundation
-import Storage
 import Testing
 
 @testable import ReplCore

@@ -1,10 +1,10 @@
 import ActorMVVM
+import ActorMVVMNetworking
 import ActorMVVMTesting
 import AppCoordinator
 import EmbeddedBackend
 import Foundation
 import InterviewApp
-import Networking
 import ReplCore
 import Testing
 

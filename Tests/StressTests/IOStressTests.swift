@@ -1,8 +1,8 @@
+import ActorMVVMNetworking
+import ActorMVVMStorage
 import ActorMVVMTesting
 import EmbeddedBackend
 import Foundation
-import Networking
-import Storage
 import Testing
 
 @Suite("I/O stress")

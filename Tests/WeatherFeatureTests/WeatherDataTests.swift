@@ -1,8 +1,8 @@
+import ActorMVVMNetworking
+import ActorMVVMNetworkingTesting
 import ActorMVVMTesting
 import EmbeddedBackend
 import Foundation
-import Networking
-import NetworkingTesting
 import Testing
 import WeatherFeature
 

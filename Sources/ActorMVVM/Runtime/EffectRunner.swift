@@ -21,11 +21,14 @@
 /// inside one of its own runs, and the ``Cause`` the run was started under
 /// (current inside it, and the cause of every input it sends back).
 ///
-/// **Order.** Each task starts immediately (`Task.immediateDetached`): its
-/// operation runs on the starting thread, not isolated to the host, until
-/// its first suspension, before the next run starts. So runs begin in the
-/// order they were performed: the first call each makes (to a use case, an
-/// actor) is made in input order.
+/// **Order.** On OS 26 and Linux each task starts immediately
+/// (`Task.immediateDetached`): its operation runs on the starting thread,
+/// not isolated to the host, until its first suspension, before the next
+/// run starts. So runs begin in the order they were performed: the first
+/// call each makes (to a use case, an actor) is made in input order. Below
+/// OS 26 each is a plain detached task, created in that order but
+/// scheduled by the pool: runs started close together may make their first
+/// calls in either order (Guarantees, row 5; ``startsRunsImmediately``).
 ///
 /// A value owned by one isolation domain (its host's actor, as a stored
 /// `var`), which calls every mutating method: one word in its host, its

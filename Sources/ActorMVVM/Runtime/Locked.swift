@@ -57,6 +57,17 @@ package struct Locked<Value>: @unchecked Sendable {
   @inlinable
   package var identity: ObjectIdentifier { ObjectIdentifier(buffer) }
 
+  /// Which lock this build uses: the futex word on Linux, a pthread mutex
+  /// elsewhere (and with `ACTORMVVM_APPLE_BELOW_26`, which takes an Apple
+  /// build's paths on Linux). For the tests that prove each path is taken.
+  package static var implementation: String {
+    #if os(Linux) && !ACTORMVVM_APPLE_BELOW_26
+      "futex word"
+    #else
+      "pthread mutex"
+    #endif
+  }
+
   /// Runs `body` with exclusive access to the value. `body` must not
   /// suspend (it cannot: it is synchronous) and must not take this lock again.
   @inlinable @inline(__always)

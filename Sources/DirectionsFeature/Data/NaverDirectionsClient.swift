@@ -1,5 +1,5 @@
+import ActorMVVMNetworking
 import Foundation
-import Networking
 
 /// Naver Directions 5 (driving) behind ``DirectionsService``.
 ///

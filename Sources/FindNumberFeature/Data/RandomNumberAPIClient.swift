@@ -1,4 +1,4 @@
-import Networking
+import ActorMVVMNetworking
 
 /// randomnumberapi.com behind ``RandomNumberUseCase``:
 /// `GET https://www.randomnumberapi.com/api/v1.0/random?min=1&max=3&count=1` → `[n]`.

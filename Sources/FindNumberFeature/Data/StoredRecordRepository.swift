@@ -1,4 +1,4 @@
-import Storage
+import ActorMVVMStorage
 
 /// Records in a ``KeyValueStore`` under the article's keys "Round",
 /// "BestRecord" and "CurrentRecord".

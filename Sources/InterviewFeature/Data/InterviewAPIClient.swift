@@ -1,6 +1,6 @@
+import ActorMVVMNetworking
 import Foundation
 import LoginFeature
-import Networking
 
 /// The interview API behind every interview use case (README: "The
 /// interview API"). Authenticated calls take their token from the

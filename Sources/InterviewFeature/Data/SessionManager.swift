@@ -1,6 +1,6 @@
 import ActorMVVM
+import ActorMVVMStorage
 import LoginFeature
-import Storage
 
 /// The signed-in session: ``SessionUseCase`` over an ``AuthUseCase`` for
 /// refreshes and a ``KeyValueStore`` to survive restarts.

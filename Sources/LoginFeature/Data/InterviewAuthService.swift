@@ -1,4 +1,4 @@
-import Networking
+import ActorMVVMNetworking
 
 /// The interview API's auth endpoints behind ``AuthUseCase``:
 /// `POST /v1/auth/login` and `POST /v1/auth/refresh`.

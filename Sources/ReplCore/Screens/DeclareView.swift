@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMStorage
 import AppCoordinator
 import InterviewApp
 import InterviewFeature
-import Storage
 
 /// Declaring (reporting) a message: a reason, then submit.
 extension DeclareScreen: ScreenView {

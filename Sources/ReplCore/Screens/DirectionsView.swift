@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMStorage
 import AppCoordinator
 import DirectionsFeature
 import InterviewApp
-import Storage
 
 /// The route finder (seed 003).
 extension DirectionsScreen: ScreenView {

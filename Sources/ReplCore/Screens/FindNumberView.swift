@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMStorage
 import AppCoordinator
 import FindNumberFeature
 import InterviewApp
-import Storage
 
 /// The FindNumber game (seed 002). The answer is kept off the view.
 extension FindNumberScreen: ScreenView {

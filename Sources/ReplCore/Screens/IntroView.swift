@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMStorage
 import AppCoordinator
 import InterviewApp
 import InterviewFeature
-import Storage
 
 /// The intro: the service check's progress; retry, or go to login.
 extension IntroScreen: ScreenView {

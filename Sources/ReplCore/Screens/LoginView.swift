@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMStorage
 import AppCoordinator
 import InterviewApp
 import LoginFeature
-import Storage
 
 /// The login screen (seed 001). The password never shows.
 extension LoginScreen: ScreenView {

@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMStorage
 import AppCoordinator
 import InterviewApp
 import InterviewFeature
-import Storage
 
 /// The member's message rooms and one room's messages.
 extension MessagesScreen: ScreenView {

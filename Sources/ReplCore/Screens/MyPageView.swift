@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMStorage
 import AppCoordinator
 import InterviewApp
 import InterviewFeature
-import Storage
 
 /// My page: the membership, and logging out.
 extension MyPageScreen: ScreenView {

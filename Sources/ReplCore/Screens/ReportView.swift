@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMStorage
 import AppCoordinator
 import InterviewApp
 import InterviewFeature
-import Storage
 
 /// An interview's analysis report.
 extension ReportScreen: ScreenView {

@@ -1,7 +1,7 @@
 import ActorMVVM
+import ActorMVVMStorage
 import AppCoordinator
 import InterviewApp
-import Storage
 import WeatherFeature
 
 /// The weather screen (seed 000).

@@ -1,4 +1,4 @@
-import Networking
+import ActorMVVMNetworking
 
 extension WeatherError {
   /// The article's mapping: transport failures are failed requests, a

@@ -1,5 +1,5 @@
+import ActorMVVMNetworking
 import Foundation
-import Networking
 
 /// Open-Meteo's geocoding search behind ``GeocodingUseCase``: the Linux
 /// stand-in for `CLGeocoder`.

@@ -1,4 +1,4 @@
-import Networking
+import ActorMVVMNetworking
 
 /// Weatherbit's current-weather API behind ``CurrentWeatherUseCase``.
 ///

@@ -1,6 +1,6 @@
 import ActorMVVM
+import ActorMVVMNetworking
 import Foundation
-import Networking
 
 /// An `HTTPClient` that answers from the test: the replacement for the
 /// articles' `URLSessionStub` (stubbed data, response, error).

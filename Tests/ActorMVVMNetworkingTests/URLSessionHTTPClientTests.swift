@@ -1,5 +1,5 @@
+import ActorMVVMNetworking
 import Foundation
-import Networking
 import Testing
 
 /// The real client against a real server on loopback, one fault per test.

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "StorageShims.h"
+#include "ActorMVVMStorageShims.h"
 
 #include <errno.h>
 #include <fcntl.h>

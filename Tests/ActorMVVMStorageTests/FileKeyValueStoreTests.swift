@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Storage
+@testable import ActorMVVMStorage
 
 @Suite("FileKeyValueStore")
 struct FileKeyValueStoreTests {

@@ -1,5 +1,5 @@
+import ActorMVVMStorageShims
 import Foundation
-import StorageShims
 
 #if canImport(Glibc)
   import Glibc

@@ -2,7 +2,7 @@ import ActorMVVM
 import Foundation
 import Testing
 
-@testable import Storage
+@testable import ActorMVVMStorage
 
 #if canImport(Glibc)
   import Glibc
