@@ -69,7 +69,7 @@ public final class LifetimeCounters: Sendable {
   /// A feature was deinitialised: counts it and wakes the waiters it satisfies.
   @usableFromInline
   func featureReleased() {
-    words.addSequential(0, -1)
+    featureCount.decrementSequential()
     guard words.loadSequential(Self.featureWaiterFlag) != 0 else { return }
     let ready = featureWaiters.withLock { waiters -> [CheckedContinuation<Void, Never>] in
       let alive = featureCount.loadSequential()
@@ -137,6 +137,7 @@ extension LifetimeCounters {
 
     @inlinable @inline(__always) func increment() { words.addRelaxed(index, 1) }
     @inlinable @inline(__always) func decrement() { words.addReleasing(index, -1) }
+    @inlinable func decrementSequential() { words.addSequential(index, -1) }
     @inlinable func loadAcquiring() -> Int { words.loadAcquiring(index) }
     @inlinable func loadSequential() -> Int { words.loadSequential(index) }
   }
