@@ -29,6 +29,8 @@ struct ApplePathTests {
   @Test("The job count exists on Linux only (it stands on the executor SPI)")
   func jobCount() {
     #expect(Quiescence.isAvailable == !Self.appleBelow26)
+    // Installed at load by ActorMVVMTesting's constructor exactly where it exists.
+    #expect(Quiescence.wasInstalledAtLoad == !Self.appleBelow26)
   }
 
   @Test("Locked excludes and publishes on either lock: a waiter blocks until the holder releases, then sees its write")
