@@ -129,7 +129,7 @@ public actor FeatureTester<Machine: StateMachine> {
     for task in runner.startedTasks { task.cancel() }
     if exhaustivity == .off { (outputs, received) = (0, 0) }
     guard outputs + received + running.count > 0 else { return }
-    Issue.record(
+    TestFailure.record(
       """
       FeatureTester released without finish(): \(outputs) unasserted output(s), \(received) unasserted \
       fed-back input(s), \(running.count) effect(s) still running. End the test with `await tester.finish()`.
@@ -150,7 +150,7 @@ public actor FeatureTester<Machine: StateMachine> {
   ) {
     collect()
     if exhaustivity == .on, !pendingReceived.isEmpty {
-      Issue.record(
+      TestFailure.record(
         """
         Must assert \(pendingReceived.count) fed-back input(s) before sending \(input): \
         \(pendingReceived.map(\.input))
@@ -247,14 +247,14 @@ public actor FeatureTester<Machine: StateMachine> {
   ) async {
     while true {
       guard let (input, before, after) = await nextReceived(timeout: timeout) else {
-        Issue.record(
+        TestFailure.record(
           "Expected to receive \(description), but no effect fed back an input (\(whyNothingArrived(timeout)))",
           sourceLocation: sourceLocation)
         return
       }
       if exhaustivity == .off, !matches(input) { continue }  // skipped: already reduced
       if !matches(input) {
-        Issue.record("Received \(input), expected \(description)", sourceLocation: sourceLocation)
+        TestFailure.record("Received \(input), expected \(description)", sourceLocation: sourceLocation)
       }
       check(input, before: before, after: after, update: update, sourceLocation: sourceLocation)
       return
@@ -284,12 +284,12 @@ public actor FeatureTester<Machine: StateMachine> {
       }
     }
     guard !pendingOutputs.isEmpty else {
-      Issue.record("Expected output \(description), but none was emitted", sourceLocation: sourceLocation)
+      TestFailure.record("Expected output \(description), but none was emitted", sourceLocation: sourceLocation)
       return
     }
     let output = pendingOutputs.removeFirst()
     if !matches(output) {
-      Issue.record("Output \(output) does not match \(description)", sourceLocation: sourceLocation)
+      TestFailure.record("Output \(output) does not match \(description)", sourceLocation: sourceLocation)
     }
   }
 
@@ -324,7 +324,7 @@ public actor FeatureTester<Machine: StateMachine> {
   /// that cancels it first. Returns at once if the calling task is cancelled.
   public func settle(timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async {
     guard await !settled(timeout: timeout), !Task.isCancelled else { return }
-    Issue.record(
+    TestFailure.record(
       """
       settle() gave up after \(timeout) with \(runner.liveCount) effect(s) still running: \
       \(runner.liveDescriptions.joined(separator: ", ")); an effect that never ends needs \
@@ -354,16 +354,16 @@ public actor FeatureTester<Machine: StateMachine> {
     _ = await settled(timeout: timeout)
     if exhaustivity == .on {
       if !pendingOutputs.isEmpty {
-        Issue.record(
+        TestFailure.record(
           "\(pendingOutputs.count) unasserted output(s): \(pendingOutputs)", sourceLocation: sourceLocation)
       }
       if !pendingReceived.isEmpty {
-        Issue.record(
+        TestFailure.record(
           "\(pendingReceived.count) unasserted fed-back input(s): \(pendingReceived.map(\.input))",
           sourceLocation: sourceLocation)
       }
       if runner.liveCount > 0 {
-        Issue.record(
+        TestFailure.record(
           """
           \(runner.liveCount) effect(s) still running \(timeout) after the end of the test: \
           \(runner.liveDescriptions.joined(separator: ", "))\(clockHint)
@@ -408,10 +408,10 @@ public actor FeatureTester<Machine: StateMachine> {
     do {
       try update?(&expected)
     } catch {
-      Issue.record("The state update closure threw \(error)", sourceLocation: sourceLocation)
+      TestFailure.record("The state update closure threw \(error)", sourceLocation: sourceLocation)
     }
     guard expected != after else { return }
-    Issue.record(
+    TestFailure.record(
       """
       State after \(input) does not match the expectation (− expected, + actual):
       \(StateDiff.lines(from: expected, to: after))
@@ -438,7 +438,7 @@ public actor FeatureTester<Machine: StateMachine> {
     }
     guard reporting else { return }
     for input in lateInputs {
-      Issue.record(
+      TestFailure.record(
         """
         An effect sent \(input) after its operation had returned; a Feature discards it. Await the \
         callback inside the operation (withCheckedContinuation) instead of sending from it later.

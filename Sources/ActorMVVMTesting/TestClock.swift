@@ -46,6 +46,11 @@ import Testing
 ///   hanging. Every wait returns (`false`) when its task is cancelled, so a
 ///   `.timeLimit` ends a stuck test.
 /// - A cancelled sleeper is removed and throws `CancellationError` at once.
+/// - **Sleeps already due** (a zero delay, or a deadline that has passed)
+///   return at once by default, as on `ContinuousClock`. A team migrating
+///   RxTest or ReactiveSwift tests, whose `TestScheduler` runs work
+///   scheduled for *now* only on the next `advance()`, chooses
+///   ``DueNowSleeps/waitForAdvance`` (see ``init(dueNowSleeps:)``).
 ///
 /// `Sendable`; every member may be called from any task. Only one task
 /// should advance a clock at a time.
@@ -74,16 +79,37 @@ public final class TestClock: Clock, Sendable {
   /// The sleepers and `now`: the engine the REPL's script clock shares.
   private let timeline: VirtualTimeline
 
+  /// What a sleep does when its deadline has already come.
+  public enum DueNowSleeps: Sendable {
+    /// Returns at once, as on a real clock (the default): code that sleeps
+    /// for zero runs on without the test advancing.
+    case returnAtOnce
+    /// Parks until the next ``advance(by:)``, even `advance(by: .zero)`,
+    /// which wakes it at the current instant: RxTest's and ReactiveSwift's
+    /// `TestScheduler`, where work scheduled for now waits for `advance()`.
+    /// A test can then see "loading, nothing yet" before the answer of a
+    /// request whose delay is zero.
+    case waitForAdvance
+  }
+
   /// A clock at its start (offset zero) with no sleepers. The process's
   /// job count was installed when ActorMVVMTesting loaded, so a clock may
   /// be created at any time, before or after the work it is to watch.
-  public init() {
+  ///
+  /// - Parameter dueNowSleeps: what a sleep whose deadline has come does.
+  ///   `.returnAtOnce` (the default) keeps production's behaviour: a zero
+  ///   debounce or a `sleep(for: .zero)` does not stop the code, and a test
+  ///   that forgets to advance does not strand it. `.waitForAdvance` is
+  ///   RxTest's `TestScheduler`, for tests ported with their zero delays.
+  public init(dueNowSleeps: DueNowSleeps = .returnAtOnce) {
     Quiescence.install()  // already done at load; a no-op kept for processes loaded otherwise
     let state = Locked(State())
     self.state = state
-    timeline = VirtualTimeline(onChange: {
-      for gate in state.withLock({ $0.changed() }) { gate.resume() }
-    })
+    timeline = VirtualTimeline(
+      dueNowSleepsWait: dueNowSleeps == .waitForAdvance,
+      onChange: {
+        for gate in state.withLock({ $0.changed() }) { gate.resume() }
+      })
   }
 
   /// The current virtual time: moves only when a test advances it.
@@ -105,7 +131,8 @@ public final class TestClock: Clock, Sendable {
   /// The earliest deadline of the tasks asleep, if any.
   public var nextDeadline: Instant? { timeline.nextDeadline }
 
-  /// Suspends until a test advances the clock to `deadline` (at once if it has passed); throws `CancellationError` if the task is cancelled first.
+  /// Suspends until a test advances the clock to `deadline` (at once if it has passed, unless the clock
+  /// was made with ``DueNowSleeps/waitForAdvance``); throws `CancellationError` if the task is cancelled first.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try await timeline.sleep(until: deadline)
   }
@@ -142,10 +169,10 @@ public final class TestClock: Clock, Sendable {
     case .idle: return true
     case .cancelled: return false
     case .unknowable(let why):
-      Issue.record("TestClock cannot move time: \(why)", sourceLocation: sourceLocation)
+      TestFailure.record("TestClock cannot move time: \(why)", sourceLocation: sourceLocation)
       return false
     case .busy(let why):
-      Issue.record("TestClock waited for idle, but \(why)", sourceLocation: sourceLocation)
+      TestFailure.record("TestClock waited for idle, but \(why)", sourceLocation: sourceLocation)
       return false
     }
   }
@@ -250,7 +277,7 @@ public final class TestClock: Clock, Sendable {
         lookAhead -= ContinuousClock.now - started
         continue
       }
-      Issue.record(
+      TestFailure.record(
         """
         TestClock at \(now) waited for \(description), but nothing can run and it never came; \
         asleep: \(after.isEmpty ? "nothing" : after.map(\.description).joined(separator: ", "))\

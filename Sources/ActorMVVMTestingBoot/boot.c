@@ -4,6 +4,9 @@
 // runtime's main and default executors with the counting ones where this
 // build has them (a no-op elsewhere).
 extern void actormvvm_quiescence_install_at_load(void);
+// Defined in ActorMVVMTesting (TestFailure.swift, @_cdecl): registers the
+// XCTest observer that tells the tools' failures which case is running.
+extern void actormvvm_testing_observe_xctest_at_load(void);
 
 static int booted = 0;
 
@@ -11,9 +14,12 @@ static int booted = 0;
 // when the process is loaded: before `main`, before the test runner or any
 // task exists. Installing here is what makes the executor swap race-free
 // (nothing can be reading the runtime's executor variables yet) and what
-// makes every job of the process counted, the first test's included.
+// makes every job of the process counted, the first test's included. The
+// XCTest observer is registered here for the same reason: it sees the first
+// case start.
 __attribute__((constructor)) static void actormvvm_testing_boot(void) {
   actormvvm_quiescence_install_at_load();
+  actormvvm_testing_observe_xctest_at_load();
   booted = 1;
 }
 

@@ -2,7 +2,9 @@
 /// (ActorMVVMTesting) and the REPL's `VirtualClock` — so each rule of
 /// virtual time lives in one place:
 ///
-/// - A sleep whose deadline has come returns at once; one whose task is
+/// - A sleep whose deadline has come returns at once (or, with
+///   `dueNowSleepsWait`, parks until the next advance, as RxTest's
+///   `TestScheduler` runs an action scheduled for now); one whose task is
 ///   cancelled throws `CancellationError` at once, whether it is cancelled
 ///   before or after it parks, and stops counting as a sleeper.
 /// - ``advance(through:including:settle:afterEachInstant:)`` moves time
@@ -40,9 +42,12 @@ package final class VirtualTimeline: Sendable {
 
   private let state = Locked(State())
   private let onChange: @Sendable () -> Void
+  /// Whether a sleep whose deadline has come parks until the next advance.
+  private let dueNowSleepsWait: Bool
 
   /// A timeline at offset zero with no sleepers.
-  package init(onChange: @escaping @Sendable () -> Void = {}) {
+  package init(dueNowSleepsWait: Bool = false, onChange: @escaping @Sendable () -> Void = {}) {
+    self.dueNowSleepsWait = dueNowSleepsWait
     self.onChange = onChange
   }
 
@@ -58,7 +63,7 @@ package final class VirtualTimeline: Sendable {
   package var wakes: [(deadline: ManualInstant, observedAt: ManualInstant)] { state.withLock { $0.wakes } }
 
   /// Suspends until an advance reaches `deadline` (at once if it has
-  /// passed); throws `CancellationError` if the task is cancelled first.
+  /// passed, unless `dueNowSleepsWait`); throws `CancellationError` if the task is cancelled first.
   package func sleep(until deadline: ManualInstant) async throws {
     try Task.checkCancellation()
     let isTimer = DeadlineTimer.isActive
@@ -71,7 +76,7 @@ package final class VirtualTimeline: Sendable {
         enum Action { case resume, cancel, park }
         let action = state.withLock { state -> Action in
           if state.cancelledBeforeSleeping.remove(id) != nil { return .cancel }
-          if deadline <= state.now { return .resume }
+          if deadline <= state.now, !dueNowSleepsWait { return .resume }
           state.sleepers.append(Sleeper(id: id, deadline: deadline, isTimer: isTimer, continuation: continuation))
           return .park
         }

@@ -1,0 +1,171 @@
+import ActorMVVM
+import Foundation
+import Testing
+
+#if canImport(XCTest)
+  import XCTest
+#endif
+
+/// Where the testing tools' failures go: to the framework running the test.
+///
+/// `FeatureTester`, `TestClock` and the other tools report a failure here,
+/// and it is recorded where it fails a test:
+///
+/// 1. **Swift Testing** when a `@Test` is current on the reporting task
+///    (`Test.current`): `Issue.record`, at the caller's source location.
+/// 2. **XCTest** when an `XCTestCase` is running in the process: recorded on
+///    that case as a failure at the caller's file and line, as `XCTFail`
+///    would (XCTest runs one case at a time; a failure from any task during
+///    the case is the case's).
+/// 3. **Neither** (a detached task of a Swift Testing test, or code outside
+///    any test): `Issue.record`, which a Swift Testing run records as a
+///    failure of the run, *and* the message on standard error — never
+///    silence.
+///
+/// The XCTest case is known from an `XCTestObservation` observer registered
+/// when the process loads (the same load-time constructor that installs the
+/// job count), so the first case of the process is seen from its start.
+package enum TestFailure {
+  /// Which framework a failure goes to.
+  package enum Route: Equatable, Sendable {
+    case swiftTesting
+    case xctest
+    case standardError
+  }
+
+  /// The route for a failure reported now, on this task.
+  package static var currentRoute: Route {
+    route(testIsCurrent: Test.current != nil, xctestCaseIsRunning: XCTestCases.isRunning)
+  }
+
+  /// The rule: the task's Swift Testing test first (it is the precise one:
+  /// a task-local), then the process's XCTest case, then standard error.
+  package static func route(testIsCurrent: Bool, xctestCaseIsRunning: Bool) -> Route {
+    if testIsCurrent { return .swiftTesting }
+    if xctestCaseIsRunning { return .xctest }
+    return .standardError
+  }
+
+  /// Records `message` as a failure at `sourceLocation` (see ``TestFailure``).
+  /// Synchronous; callable from any task or thread, and from a `deinit`.
+  package static func record(_ message: String, sourceLocation: SourceLocation) {
+    record(message, sourceLocation: sourceLocation, route: currentRoute)
+  }
+
+  /// Records `message` by `route` (an XCTest route with no case running
+  /// falls through to standard error).
+  package static func record(_ message: String, sourceLocation: SourceLocation, route: Route) {
+    switch route {
+    case .swiftTesting:
+      Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    case .xctest:
+      if !XCTestCases.recordFailure(message, sourceLocation: sourceLocation) {
+        record(message, sourceLocation: sourceLocation, route: .standardError)
+      }
+    case .standardError:
+      Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+      standardErrorWriter(standardErrorLine(message, sourceLocation: sourceLocation) + "\n")
+    }
+  }
+
+  /// The loud line: where, and what.
+  package static func standardErrorLine(_ message: String, sourceLocation: SourceLocation) -> String {
+    "\(sourceLocation.filePath):\(sourceLocation.line): error: ActorMVVMTesting failure outside any test: \(message)"
+  }
+
+  /// Where the loud line is written: standard error, unless a test of the
+  /// route binds a recorder for its own task.
+  @TaskLocal package static var standardErrorWriter: @Sendable (String) -> Void = { text in
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+}
+
+/// The XCTest case running in this process, if any, as an observer sees it.
+package enum XCTestCases {
+  #if canImport(XCTest)
+    /// The case between its `testCaseWillStart` and `testCaseDidFinish`.
+    ///
+    /// Safe to share across threads (`Locked` is `@unchecked Sendable`)
+    /// though `XCTestCase` is not `Sendable`: the lock guards the reference, and the one method called on it from
+    /// other threads is the one `XCTFail` itself calls, from whatever thread
+    /// `XCTFail` runs on, on the case XCTest has current (swift-corelibs-xctest:
+    /// `recordFailure(withDescription:inFile:atLine:expected:)`; Apple's
+    /// XCTest: `record(_:)`). `XCTestFailureRouteTests` records from detached
+    /// tasks and from the main actor while a case runs.
+    fileprivate struct Current {
+      var testCase: XCTestCase?
+    }
+    fileprivate static let current = Locked(Current())
+
+    final class Observer: NSObject, XCTestObservation {
+      func testCaseWillStart(_ testCase: XCTestCase) {
+        XCTestCases.current.withLock { $0.testCase = testCase }
+      }
+      func testCaseDidFinish(_ testCase: XCTestCase) {
+        XCTestCases.current.withLock { current in
+          if current.testCase === testCase { current.testCase = nil }
+        }
+      }
+    }
+
+    /// Whether ``observe()`` registered the observer.
+    fileprivate static let observing = Locked(false)
+  #endif
+
+  /// Registers the observer with XCTest (once). Called on the main thread
+  /// when the process loads, before any test runs.
+  package static func observe() {
+    #if canImport(XCTest)
+      let first = observing.withLock { observing -> Bool in
+        defer { observing = true }
+        return !observing
+      }
+      guard first else { return }
+      XCTestObservationCenter.shared.addTestObserver(Observer())
+    #endif
+  }
+
+  /// Whether an XCTest case is running now.
+  package static var isRunning: Bool {
+    #if canImport(XCTest)
+      current.withLock { $0.testCase != nil }
+    #else
+      false
+    #endif
+  }
+
+  /// The name of the running case, if any (for tests of the route).
+  package static var runningName: String? {
+    #if canImport(XCTest)
+      current.withLock { $0.testCase?.name }
+    #else
+      nil
+    #endif
+  }
+
+  /// Records a failure on the running case; false if none is running.
+  fileprivate static func recordFailure(_ message: String, sourceLocation: SourceLocation) -> Bool {
+    #if canImport(XCTest)
+      guard let testCase = current.withLock({ $0.testCase }) else { return false }
+      #if canImport(Darwin)
+        let location = XCTSourceCodeLocation(filePath: sourceLocation.filePath, lineNumber: sourceLocation.line)
+        let issue = XCTIssue(
+          type: .assertionFailure, compactDescription: message,
+          sourceCodeContext: XCTSourceCodeContext(location: location))
+        testCase.record(issue)
+      #else
+        testCase.recordFailure(
+          withDescription: message, inFile: sourceLocation.filePath, atLine: sourceLocation.line, expected: true)
+      #endif
+      return true
+    #else
+      return false
+    #endif
+  }
+}
+
+/// Called by the load-time constructor (ActorMVVMTestingBoot).
+@_cdecl("actormvvm_testing_observe_xctest_at_load")
+func observeXCTestAtLoad() {
+  XCTestCases.observe()
+}
