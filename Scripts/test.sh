@@ -19,6 +19,9 @@ swift build -c release --product Benchmarks -Xswiftc -warnings-as-errors
 # warning or on a public symbol without a doc comment.
 Scripts/docs.sh
 swift test --skip-build --skip StressTests
+# The suites in test bubbles again, in the task-executor tier (public API only,
+# what an Apple build has): the process-wide job count kept out.
+Scripts/task-executor-tier.sh
 # What an Apple build below OS 26 sees, simulated on Linux: public stdlib
 # interfaces only, Apple's code paths, SwiftUI's signature; every product and
 # test target built, and the tests that do not need the job count run.

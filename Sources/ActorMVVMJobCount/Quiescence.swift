@@ -196,10 +196,12 @@ package enum Quiescence {
   /// other threads run tasks is a data race. ActorMVVMTesting does it at
   /// load time for every test process.
   /// Returns false, installing nothing, in a build without the runtime's
-  /// executor factory (``isAvailable``).
+  /// executor factory (``isAvailable``), or where
+  /// `ACTORMVVM_JOB_COUNT=task-executor` keeps it out.
   @discardableResult
   package static func install() -> Bool {
     #if os(Linux) && !ACTORMVVM_APPLE_BELOW_26
+      guard !taskExecutorTierForced else { return false }
       let installed = state.withLock { state -> Bool in
         if state.installed { return false }
         _createExecutors(factory: CountingExecutorFactory.self)
@@ -226,7 +228,7 @@ package enum Quiescence {
 
   /// ActorMVVMTesting's load-time constructor (see `quiescenceInstallAtLoad`).
   fileprivate static func installAtLoad() {
-    guard install() else { return }  // a build without the count: nothing was installed
+    guard !taskExecutorTierForced, install() else { return }  // a build without the count: nothing was installed
     state.withLock { $0.installedAtLoad = true }
   }
 
@@ -262,14 +264,23 @@ package enum Quiescence {
   }
 
   private static func untilIdle(awaiting timers: Set<UInt64>) async -> Idle {
+    if !isInstalled, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let scope = currentScope {
+      return await scope.untilIdle()
+    }
+    let bubble =
+      "; run the test in a test bubble (`@Suite(.testBubble)`, `withTestBubble { }`: iOS 18, macOS 15 and later) "
+      + "for the task-executor tier"
     guard isAvailable else {
       return .unknowable(
-        "this build has no job count (it stands on the concurrency runtime's executor SPI, which only the Linux "
-          + "toolchain ships): virtual time cannot know when nothing can run")
+        "this build has no process-wide job count (it stands on the concurrency runtime's executor SPI, which only "
+          + "the Linux toolchain ships) and this task is in no test bubble" + bubble)
     }
     guard isInstalled else {
       return .unknowable(
-        "Quiescence is not installed: link ActorMVVMTesting (it installs at load), or call install() first in main")
+        (taskExecutorTierForced
+          ? "ACTORMVVM_JOB_COUNT=task-executor keeps the process-wide job count out and this task is in no test bubble"
+          : "Quiescence is not installed: link ActorMVVMTesting (it installs at load), or call install() first in main")
+          + bubble)
     }
     let missing: [Path]
     if let simulated = simulatedMissingPaths { missing = simulated } else { missing = await checkedPaths() }
@@ -357,6 +368,23 @@ package enum Quiescence {
     guard let first = pending.first else { return "" }
     return "; \(pending.count) real-time timer(s) pending, the next in \(first) "
       + "(a wait awaits only those due within \(realTimeHorizon))"
+  }
+
+  /// A job of a test bubble's executor (``ScopeExecutor``) was enqueued:
+  /// the process-wide count counts it too, so a wait outside the bubble
+  /// does not take the bubble's work for idle.
+  package static func scopeJobEnqueued() {
+    state.withLock { $0.runnable += 1 }
+  }
+
+  /// A job of a test bubble's executor has run.
+  package static func scopeJobFinished() {
+    let ready = state.withLock { state -> [UnsafeContinuation<Idle, Never>] in
+      state.runnable -= 1
+      guard state.runnable == 0, !state.waiters.isEmpty else { return [] }
+      return state.releaseQuietWaiters()
+    }
+    for waiter in ready { waiter.resume(returning: .idle) }
   }
 
   #if os(Linux) && !ACTORMVVM_APPLE_BELOW_26

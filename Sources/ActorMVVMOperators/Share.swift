@@ -354,7 +354,10 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
   /// Starts iteration `generation` of the upstream.
   @inlinable
   func connect(generation: UInt64) {
-    let task = Task { await self.pump(generation: generation) }
+    let pump: @Sendable () async -> Void = { await self.pump(generation: generation) }
+    // In a test bubble the pump prefers the bubble's counting executor.
+    let task =
+      TaskScope.preferred.flatMap { TaskScope.task(preferring: $0, immediate: false, pump) } ?? Task(operation: pump)
     state.withLock { $0.started(task, generation: generation) }?.cancel()
   }
 

@@ -3,6 +3,7 @@
 uint64_t actormvvm_subscriber_ids = 0;
 uint64_t actormvvm_child_run_ids = 0;
 bool actormvvm_cause_ever_used = false;
+bool actormvvm_task_scope_ever_bound = false;
 
 #include "ActorMVVMLock.h"
 

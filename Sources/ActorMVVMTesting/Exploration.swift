@@ -285,7 +285,7 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       state = initial
       let outputs = feature.outputValues
       let collected = self.collected
-      listener = Task { for await output in outputs { collected.withLock { $0.append(output) } } }
+      listener = TaskScope.start { for await output in outputs { collected.withLock { $0.append(output) } } }
       await settle()
     }
 

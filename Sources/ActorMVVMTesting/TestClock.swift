@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMJobCount
+import Dispatch
 import Testing
 
 /// A clock whose time moves only when a test says so.
@@ -277,20 +278,37 @@ public final class TestClock: Clock, Sendable {
         lookAhead -= ContinuousClock.now - started
         continue
       }
+      // The bubble's count does not see main-actor jobs or a `Task {}` the
+      // test started itself: before concluding, give the sleepers up to the
+      // rest of the horizon to change. (Only a failing wait pays this.)
+      let tier = Quiescence.tierInUse
+      if tier == .taskExecutor, lookAhead > .zero {
+        let started = ContinuousClock.now
+        await change(after: version, within: lookAhead)
+        lookAhead -= ContinuousClock.now - started
+        continue
+      }
       TestFailure.record(
         """
         TestClock at \(now) waited for \(description), but nothing can run and it never came; \
         asleep: \(after.isEmpty ? "nothing" : after.map(\.description).joined(separator: ", "))\
-        \(Quiescence.pendingTimersNote)
+        \(Quiescence.pendingTimersNote)\(tier == .taskExecutor ? Self.unseenNote : "")
         """,
         sourceLocation: sourceLocation)
       return false
     }
   }
 
-  /// Returns once the clock's state has changed since `version`, or the
-  /// calling task is cancelled.
-  private func change(after version: UInt64) async {
+  /// What a failing wait adds in a test bubble whose own count decides.
+  static let unseenNote =
+    " (the test bubble's job count sees the library's tasks, not main-actor jobs nor a `Task {}` the test "
+    + "started itself, and nothing changed within \(Quiescence.realTimeHorizon) of real time: start such a task "
+    + "with `Task(executorPreference: TestBubble.executor)`)"
+
+  /// Returns once the clock's state has changed since `version`, `bound`
+  /// of real time has passed (if one is given), or the calling task is
+  /// cancelled.
+  private func change(after version: UInt64, within bound: Duration? = nil) async {
     let id = state.withLock { state -> UInt64 in
       state.nextGate &+= 1
       return state.nextGate
@@ -302,7 +320,13 @@ public final class TestClock: Clock, Sendable {
           state.gates[id] = gate
           return false
         }
-        if changed { gate.resume() }
+        if changed { return gate.resume() }
+        guard let bound else { return }
+        let (seconds, attoseconds) = bound.components
+        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 0))) { [state] in
+          state.withLock { $0.gates.removeValue(forKey: id) }?.resume()
+        }
       }
     } onCancel: {
       state.withLock { $0.gates.removeValue(forKey: id) }?.resume()

@@ -358,7 +358,8 @@ public actor AppCoordinator<App: CoordinatedApp> {
       feature.trackOutputCauses()
       let outputs = feature.outputValues
       let id = ObjectIdentifier(feature)
-      let listener = Task { [weak self] in
+      // In a test bubble the listener prefers the bubble's counting executor.
+      let listener = TaskScope.start { [weak self] in
         var number = 0
         for await output in outputs {
           guard let self else { return }

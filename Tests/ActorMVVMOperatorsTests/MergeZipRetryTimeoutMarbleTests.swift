@@ -7,7 +7,7 @@ import Testing
 /// merge, zip, scan, prepend, retry and timeout on marble diagrams (one
 /// character = 100 ms on a `TestClock`), against what RxSwift emits for
 /// the same diagram.
-@Suite("Operators on marbles: merge, zip, scan, prepend, retry, timeout")
+@Suite("Operators on marbles: merge, zip, scan, prepend, retry, timeout", .testBubble)
 struct MergeZipRetryTimeoutMarbleTests {
   // MARK: merge
 

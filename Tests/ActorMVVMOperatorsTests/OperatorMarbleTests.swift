@@ -6,7 +6,7 @@ import Testing
 
 /// Every operator on marble diagrams (one character = 100 ms on a
 /// `TestClock`), against what RxSwift emits for the same diagram.
-@Suite("Operators: marbles")
+@Suite("Operators: marbles", .testBubble)
 struct OperatorMarbleTests {
   // MARK: debounce
 

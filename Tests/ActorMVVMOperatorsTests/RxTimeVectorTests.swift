@@ -12,7 +12,7 @@ import Testing
 /// before. A tie at one instant is settled by RxTest's order of creation
 /// (the source before the sampler); our marbles deliver the inputs of one
 /// tick in the order they are listed, then the timers due then.
-@Suite("RxSwift's vectors: sample")
+@Suite("RxSwift's vectors: sample", .testBubble)
 struct SampleVectorTests {
   static let xs: [(time: Int, symbol: String)] = [
     (150, "1"), (220, "2"), (240, "3"), (290, "4"), (300, "5"), (310, "6"), (400, "|"),
@@ -67,7 +67,7 @@ struct SampleVectorTests {
   }
 }
 
-@Suite("RxSwift's vectors: take(until:)")
+@Suite("RxSwift's vectors: take(until:)", .testBubble)
 struct TakeUntilVectorTests {
   static let l: [(time: Int, symbol: String)] = [
     (150, "1"), (210, "2"), (220, "3"), (230, "4"), (240, "5"), (250, "|"),
@@ -131,7 +131,7 @@ struct TakeUntilVectorTests {
   }
 }
 
-@Suite("RxSwift's vectors: delay")
+@Suite("RxSwift's vectors: delay", .testBubble)
 struct DelayVectorTests {
   static let xs: [(time: Int, symbol: String)] = [(150, "1"), (250, "2"), (350, "3"), (450, "4"), (550, "|")]
 
@@ -178,7 +178,7 @@ struct DelayVectorTests {
   }
 }
 
-@Suite("RxSwift's vectors: timer and interval")
+@Suite("RxSwift's vectors: timer and interval", .testBubble)
 struct TimerVectorTests {
   /// A diagram of ticks, subscribed at 200; `stop` marks when the test ends it.
   static func run(stopAt stop: Int, _ make: @escaping @Sendable (TestClock) -> AsyncTimerSequence<TestClock>) async
@@ -231,7 +231,7 @@ struct TimerVectorTests {
   }
 }
 
-@Suite("RxSwift's vectors: buffer(timeSpan:count:)")
+@Suite("RxSwift's vectors: buffer(timeSpan:count:)", .testBubble)
 struct BufferVectorTests {
   static let xs: [(time: Int, symbol: String)] = [
     (205, "1"), (210, "2"), (240, "3"), (280, "4"), (320, "5"), (350, "6"), (370, "7"), (420, "8"), (470, "9"),
@@ -272,7 +272,7 @@ struct BufferVectorTests {
   }
 }
 
-@Suite("RxSwift's vectors: debug")
+@Suite("RxSwift's vectors: debug", .testBubble)
 struct DebugVectorTests {
   static func debugged(_ xs: [(time: Int, symbol: String)]) async -> (output: String, lines: [String]) {
     let lines = Locked<[String]>([])

@@ -9,7 +9,7 @@ import Testing
 /// RxSwift's own vectors (Tests/RxSwiftTests/Observable+ZipTests.swift,
 /// Observable+CombineLatestTests+arity.swift), times and values translated
 /// into marble diagrams on our public API.
-@Suite("RxSwift's vectors on our operators")
+@Suite("RxSwift's vectors on our operators", .testBubble)
 struct RxVectorTests {
   // zip: 5 units a tick (RxSwift's zip vectors use 215, 225, …).
 
@@ -547,7 +547,7 @@ struct ColdTimeline: AsyncSequence, Sendable {
   func makeAsyncIterator() -> Iterator { Iterator(timeline: self) }
 }
 
-@Suite("RxSwift's vectors: flatMapFirst, concatMap, flatMapMerge (Observable+MergeTests.swift)")
+@Suite("RxSwift's vectors: flatMapFirst, concatMap, flatMapMerge (Observable+MergeTests.swift)", .testBubble)
 struct FlatMapVectorTests {
   /// One tick per 5 units of RxTest's time; cold inners by name.
   static func run(
@@ -785,7 +785,7 @@ struct CountingFallback: AsyncSequence, Sendable {
 /// RxSwift's Observable+TimeoutTests.swift, `timeout(_:other:scheduler:)`:
 /// 10 units a tick; the hot source's values are digits, the cold
 /// fallback's -1, -2, -3 are written x, y, z.
-@Suite("RxSwift's vectors: timeout switching to another sequence")
+@Suite("RxSwift's vectors: timeout switching to another sequence", .testBubble)
 struct TimeoutSwitchVectorTests {
   static func run(
     xs: [(time: Int, symbol: String)], ys: [(offset: Int, symbol: String?)], ysIterations: TestCounter = TestCounter()

@@ -46,7 +46,7 @@ let finderExploration = Exploration<Finder>(inputs: .script([.queryChanged("a"),
 }
 .invariant("results are for the query shown") { $0.state.results.isEmpty || $0.state.resultsQuery == $0.state.query }
 
-@Suite("The article \"Exploring every order\"")
+@Suite("The article \"Exploring every order\"", .testBubble)
 struct ExplorationArticleTests {
   @Test("Its broken search is caught, and the report it prints is the article's, line for line")
   func articleReport() async throws {

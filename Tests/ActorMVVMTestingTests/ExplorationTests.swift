@@ -37,7 +37,7 @@ struct Reminder: StateMachine {
   }
 }
 
-@Suite("Exploration: the tool itself")
+@Suite("Exploration: the tool itself", .testBubble)
 struct ExplorationTests {
   static func reminder(cancelsTimer: Bool) -> Exploration<Reminder> {
     Exploration<Reminder>(inputs: .script([.remind, .dismiss])) { world in

@@ -64,7 +64,7 @@ struct Editor: StateMachine {
   }
 }
 
-@Suite("FeatureTester reduces on arrival, records transitions, matches nested cases (issue #33)")
+@Suite("FeatureTester reduces on arrival, records transitions, matches nested cases (issue #33)", .testBubble)
 struct FeatureTesterArrivalTests {
   @Test("An effect's input is reduced when it arrives: the feed it cancels stops before the test receives it")
   func reducedOnArrival() async {

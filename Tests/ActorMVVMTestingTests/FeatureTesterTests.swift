@@ -3,7 +3,7 @@ import ActorMVVMTestSupport
 import ActorMVVMTesting
 import Testing
 
-@Suite("FeatureTester")
+@Suite("FeatureTester", .testBubble)
 struct FeatureTesterTests {
   let testClock = TestClock()
 
@@ -177,7 +177,7 @@ struct Lingering: StateMachine {
   }
 }
 
-@Suite("TestClock")
+@Suite("TestClock", .testBubble)
 struct TestClockTests {
   @Test("advance wakes exactly the due sleepers, earliest first")
   func advanceWakesDue() async throws {
@@ -280,7 +280,7 @@ struct QuickLoad: StateMachine {
   }
 }
 
-@Suite("FeatureTester, non-exhaustive")
+@Suite("FeatureTester, non-exhaustive", .testBubble)
 struct NonExhaustiveTesterTests {
   @Test("send(.load); send(.other); receive(.loaded): found on every run, whenever .loaded arrived")
   func receiveAcrossAnInterveningSend() async {

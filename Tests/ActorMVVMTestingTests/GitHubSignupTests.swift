@@ -137,7 +137,7 @@ extension ValidationResult {
   }
 }
 
-@Suite("GitHub signup: RxExample's view-model marble test on FeatureTimeline")
+@Suite("GitHub signup: RxExample's view-model marble test on FeatureTimeline", .testBubble)
 struct GitHubSignupTests {
   @Test("RxExample's timelines in, validatedUsername and signupEnabled out, as RxExample expects")
   func enabledUserInterfaceElements() async throws {

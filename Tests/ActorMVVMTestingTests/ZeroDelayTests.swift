@@ -38,7 +38,7 @@ private struct ZeroDelaySearch: StateMachine {
   }
 }
 
-@Suite("TestClock: sleeps already due")
+@Suite("TestClock: sleeps already due", .testBubble)
 struct ZeroDelayTests {
   @Test("waitForAdvance: a zero-delay request is loading, with nothing yet, until advance(by: .zero)")
   func rxTestZeroDelay() async {

@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMJobCount
+import ActorMVVMTesting
 import Foundation
 import Testing
 
@@ -30,7 +31,17 @@ struct ApplePathTests {
   func jobCount() {
     #expect(Quiescence.isAvailable == !Self.appleBelow26)
     // Installed at load by ActorMVVMTesting's constructor exactly where it exists.
-    #expect(Quiescence.wasInstalledAtLoad == !Self.appleBelow26)
+    #expect(Quiescence.wasInstalledAtLoad == (!Self.appleBelow26 && !Quiescence.taskExecutorTierForced))
+  }
+
+  @Test("In a test bubble, waits use tier 1 where it is installed and the bubble's task executor elsewhere")
+  func bubbleTier() async {
+    let installed = !Self.appleBelow26 && !Quiescence.taskExecutorTierForced
+    #expect(TestBubble.jobCount == (installed ? "executor factory (process-wide)" : "none"))
+    await withTestBubble {
+      #expect(
+        TestBubble.jobCount == (installed ? "executor factory (process-wide)" : "task executor (per test bubble)"))
+    }
   }
 
   @Test("Locked excludes and publishes on either lock: a waiter blocks until the holder releases, then sees its write")

@@ -32,7 +32,7 @@ struct Headlines: StateMachine {
   }
 }
 
-@Suite("Effect.throttle: a run admitted at most once per interval, for inputs handled in reduce")
+@Suite("Effect.throttle: a run admitted at most once per interval, for inputs handled in reduce", .testBubble)
 struct EffectThrottleTests {
   @Test("Timing inputs article: the first pull refreshes at once, the last of a burst when the window closes")
   func articleExample() async {
@@ -223,7 +223,7 @@ struct StampedThrottle: StateMachine {
   }
 }
 
-@Suite("Effect.throttle knows when its held run started")
+@Suite("Effect.throttle knows when its held run started", .testBubble)
 struct EffectThrottleHeldStartTests {
   @Test("An arrival at the instant the held run started opens nothing: a@0, b@10, c@20 (RxSwift's lastSentTime)")
   func arrivalAtTheHeldRunsStart() async {

@@ -4,7 +4,7 @@ import ActorMVVMTesting
 import Testing
 
 /// One test (at least) per guarantee of DESIGN.md, numbered as there.
-@Suite("Feature guarantees")
+@Suite("Feature guarantees", .testBubble)
 struct FeatureGuaranteeTests {
   let testClock = TestClock()
   let counters = LifetimeCounters()

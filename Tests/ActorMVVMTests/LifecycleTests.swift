@@ -4,7 +4,7 @@ import ActorMVVMTesting
 import Testing
 
 /// The lifecycle rules of the runtime-edges issue: calls safe from anywhere.
-@Suite("Feature lifecycle")
+@Suite("Feature lifecycle", .testBubble)
 struct LifecycleTests {
   func makeFeature(_ counters: LifetimeCounters = LifetimeCounters()) -> (Feature<Reentrant>, Reentrant) {
     Reentrant.makeFeature(counters)

@@ -105,7 +105,7 @@ struct SecondAppTests {
   }
 }
 
-@Suite("AppCoordinator: steps never interleave")
+@Suite("AppCoordinator: steps never interleave", .testBubble)
 struct AppCoordinatorStepTests {
   @Test("Two presents building at once: the second replaces the first, which is dismissed and finished")
   func twoPresents() async {

@@ -24,7 +24,7 @@ struct ExploredDirections: DirectionsService {
   }
 }
 
-@Suite("Exploring every order: the route finder")
+@Suite("Exploring every order: the route finder", .testBubble)
 struct DirectionsExplorationTests {
   static func tap(_ latitude: Double) -> DirectionsMachine.Input {
     .mapTapped(Coordinate(latitude: latitude, longitude: 0))

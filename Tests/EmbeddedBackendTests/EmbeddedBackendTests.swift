@@ -191,7 +191,7 @@ struct EmbeddedBackendFormatTests {
   }
 }
 
-@Suite("Embedded backend: faults and time")
+@Suite("Embedded backend: faults and time", .testBubble)
 struct EmbeddedBackendFaultTests {
   let weatherRequest = try! HTTPRequest(
     host: "api.weatherbit.io", path: "/v2.0/current",

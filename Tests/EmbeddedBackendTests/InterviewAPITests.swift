@@ -5,7 +5,7 @@ import Testing
 
 @testable import EmbeddedBackend
 
-@Suite("Embedded backend: interview API")
+@Suite("Embedded backend: interview API", .testBubble)
 struct InterviewAPITests {
   struct Member: Decodable, Equatable {
     let memIdx: Int

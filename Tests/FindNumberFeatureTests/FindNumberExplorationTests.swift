@@ -65,7 +65,7 @@ enum FindNumberRules {
   static let alphabet: [FindNumberMachine.Input] = [.checkNumber(1), .checkNumber(2)]
 }
 
-@Suite("Exploring every order: FindNumber")
+@Suite("Exploring every order: FindNumber", .testBubble)
 struct FindNumberExplorationTests {
   static func exploration<Machine: StateMachine>(
     _ build: @escaping @Sendable (ExplorationWorld) -> Machine
@@ -115,7 +115,7 @@ struct FindNumberKeepingTheWin: StateMachine {
   }
 }
 
-@Suite("Exploring every order finds a bug put back into FindNumber")
+@Suite("Exploring every order finds a bug put back into FindNumber", .testBubble)
 struct FindNumberExplorationMutantTests {
   @Test("When a wrong guess keeps the win in flight, the shortest order where the win lands after the loss is found")
   func keptWinIsFound() async throws {

@@ -65,7 +65,7 @@ enum NavigationRules {
   }
 }
 
-@Suite("Exploring every order: the interview app's navigation")
+@Suite("Exploring every order: the interview app's navigation", .testBubble)
 struct NavigationExplorationTests {
   @Test(
     "Any 5 of a deep link, two members' logins and a logout, in any order: the root stays, and a kept link reaches the member who logged in, once"
@@ -96,7 +96,7 @@ struct FlowKeepingDeliveredLinks: AppFlow {
   }
 }
 
-@Suite("Exploring every order finds a bug put back into the navigation")
+@Suite("Exploring every order finds a bug put back into the navigation", .testBubble)
 struct NavigationExplorationMutantTests {
   @Test("When a delivered link is kept, the shortest order that delivers it twice is found")
   func linkDeliveredTwiceIsFound() async throws {

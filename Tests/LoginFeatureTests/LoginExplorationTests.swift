@@ -65,7 +65,7 @@ enum LoginRules {
   ]
 }
 
-@Suite("Exploring every order: the login feature")
+@Suite("Exploring every order: the login feature", .testBubble)
 struct LoginExplorationTests {
   @Test(
     "Any 4 of id, password and login taps, answered or failed in any order: one loggedIn per tap sequence, with the last tap's values; loading never stays on with nothing in flight"
@@ -105,7 +105,7 @@ struct LoginWithoutCancellation: StateMachine {
   }
 }
 
-@Suite("Exploring every order finds a bug put back into the login feature")
+@Suite("Exploring every order finds a bug put back into the login feature", .testBubble)
 struct LoginExplorationMutantTests {
   @Test("Without the request's cancellation id: the shortest order where an earlier tap logs in after a later one")
   func missingCancellationIsFound() async throws {

@@ -76,7 +76,7 @@ enum WeatherWorld {
   }
 }
 
-@Suite("Exploring every order: the weather feature")
+@Suite("Exploring every order: the weather feature", .testBubble)
 struct WeatherExplorationTests {
   static let exploration = Exploration<WeatherMachine>(
     inputs: .script(WeatherWorld.cities.map { .cityEntered($0) })
@@ -127,7 +127,7 @@ struct WeatherWithoutCancellation: StateMachine {
   }
 }
 
-@Suite("Exploring every order finds a bug put back into the weather feature")
+@Suite("Exploring every order finds a bug put back into the weather feature", .testBubble)
 struct WeatherExplorationMutantTests {
   @Test(
     "Without the lookup's cancellation id, the shortest failing order is found and printed: Seoul's answer lands after Busan was asked for"

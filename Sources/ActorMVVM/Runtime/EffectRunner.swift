@@ -407,6 +407,12 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
       counters.effectCount.decrement()
       sink(.ended(generation: generation))
     }
+    // In a test bubble the run prefers the bubble's counting executor.
+    if let preferred = TaskScope.preferred,
+      let task = TaskScope.detached(preferring: preferred, priority: run.priority, immediate: true, body)
+    {
+      return task
+    }
     #if !ACTORMVVM_APPLE_BELOW_26
       if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         return Task.immediateDetached(priority: run.priority, operation: body)

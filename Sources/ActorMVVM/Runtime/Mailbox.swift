@@ -202,13 +202,18 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     // it in client modules, and every input paid generic metadata
     // look-ups.)
     let mailbox = self
-    Task { [weak feature] in
+    let turn: @Sendable () async -> Void = { [weak feature] in
       await feature?.drainTurn()
       while mailbox.takeTurnRequest() {
         await Task.yield()
         await feature?.drainTurn()
       }
     }
+    // In a test bubble the turn prefers the bubble's counting executor.
+    if let preferred = TaskScope.preferred, TaskScope.task(preferring: preferred, immediate: false, turn) != nil {
+      return
+    }
+    Task(operation: turn)
   }
 
   /// A batch smaller than this ends the drain's turn (``Feature/drainTurn()``).
@@ -285,13 +290,16 @@ struct Mailbox<Machine: StateMachine>: Sendable {
       let id = extras.nextBindingID
       counters.bindingCount.increment()
       // Registered under the lock, so the task cannot deregister before it is registered.
-      let task = Task {
+      let binding: @Sendable () async -> Void = {
         await EffectScope.with(EffectScope(host: host, binding: id)) { await body(mailbox) }
         // Uncounted before it leaves the table: once `finish()` cannot see
         // it to wait for it, the count is exact.
         counters.bindingCount.decrement()
         _ = mailbox.state.withLock { $0.extras?.bindings.removeValue(forKey: id) }
       }
+      let task =
+        TaskScope.preferred.flatMap { TaskScope.task(preferring: $0, immediate: false, binding) }
+        ?? Task(operation: binding)
       extras.bindings[id] = task
       return task
     }

@@ -11,7 +11,8 @@
 ///   instant by instant. At one instant the sleepers wake **one at a time**,
 ///   in the order they began sleeping, operators' deadline timers
 ///   (``DeadlineTimer``) after every other sleeper; after each wake-up it
-///   waits for `settle` (the process's job count) before the next. So two
+///   waits for the sleeper to return from `sleep`, then for `settle` (the
+///   job count) before the next. So two
 ///   things due at one instant happen in one order on every run.
 ///
 /// `Sendable`: every member may be called from any task; one task at a time
@@ -38,6 +39,8 @@ package final class VirtualTimeline: Sendable {
     var woken: Set<UInt64> = []
     /// Each wake-up as its sleeper observed it: its deadline and `now` then.
     var wakes: [(deadline: ManualInstant, observedAt: ManualInstant)] = []
+    /// An advance waiting for a woken sleeper to return from `sleep`.
+    var returnGates: [UInt64: UnsafeContinuation<Void, Never>] = [:]
   }
 
   private let state = Locked(State())
@@ -99,10 +102,26 @@ package final class VirtualTimeline: Sendable {
         onChange()
       }
     }
-    state.withLock { state in
+    let advance = state.withLock { state -> UnsafeContinuation<Void, Never>? in
       state.cancelledBeforeSleeping.remove(id)
       // Only a sleep an advance ended is a wake-up (not one that returned at once).
       if state.woken.remove(id) != nil { state.wakes.append((deadline, state.now)) }
+      return state.returnGates.removeValue(forKey: id)
+    }
+    advance?.resume()
+  }
+
+  /// Returns once woken sleeper `id` has returned from `sleep`: its task
+  /// has run again, whatever executor it runs on (a job count that does not
+  /// see the task would otherwise let the advance move on before it).
+  private func returned(_ id: UInt64) async {
+    await withUnsafeContinuation { (gate: UnsafeContinuation<Void, Never>) in
+      let done = state.withLock { state -> Bool in
+        guard state.woken.contains(id) else { return true }
+        state.returnGates[id] = gate
+        return false
+      }
+      if done { gate.resume() }
     }
   }
 
@@ -149,6 +168,7 @@ package final class VirtualTimeline: Sendable {
       }
       instant = now
       next.continuation.resume()
+      await returned(next.id)
       guard await settle() else { return false }
     }
   }

@@ -156,9 +156,10 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
         if state.slot == id { state.slot = nil }
       }
     }
-    var started: Task<Void, Never>?
+    // In a test bubble the pump prefers the bubble's counting executor.
+    var started = TaskScope.preferred.flatMap { TaskScope.task(preferring: $0, immediate: immediate, operation) }
     #if !ACTORMVVM_APPLE_BELOW_26
-      if immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      if started == nil, immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         started = Task.immediate(operation: operation)
       }
     #endif

@@ -48,6 +48,10 @@ extern uint64_t actormvvm_child_run_ids;
 /// Set once any `Cause` has been made current: until then nothing looks one up.
 extern bool actormvvm_cause_ever_used;
 
+/// Set once any task scope has been bound (a test's job scope): until then
+/// the runtime's tasks do not look one up.
+extern bool actormvvm_task_scope_ever_bound;
+
 static inline uint64_t actormvvm_next_subscriber_id(void) {
   return __atomic_add_fetch(&actormvvm_subscriber_ids, 1, __ATOMIC_RELAXED);
 }
@@ -59,6 +63,12 @@ static inline bool actormvvm_cause_is_ever_used(void) {
 }
 static inline void actormvvm_cause_mark_used(void) {
   __atomic_store_n(&actormvvm_cause_ever_used, true, __ATOMIC_RELAXED);
+}
+static inline bool actormvvm_task_scope_is_ever_bound(void) {
+  return __atomic_load_n(&actormvvm_task_scope_ever_bound, __ATOMIC_RELAXED);
+}
+static inline void actormvvm_task_scope_mark_bound(void) {
+  __atomic_store_n(&actormvvm_task_scope_ever_bound, true, __ATOMIC_RELAXED);
 }
 
 #endif

@@ -1,0 +1,87 @@
+import ActorMVVMRuntimeShims
+
+/// The executor the library's own tasks prefer while a test scopes them:
+/// what the public-API tier of virtual time's job count stands on.
+///
+/// A test bubble (ActorMVVMTesting) binds a counting `TaskExecutor` here
+/// for the test's task. Every task the library starts — a feature's drain
+/// turn, an effect run, a binding, an operator's pump, the tester's
+/// collector — reads the binding of the task that starts it and, where task
+/// executors exist (iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2),
+/// starts with that executor as its preference: its jobs, and the jobs of
+/// the default actors it calls, then run on that executor, which counts
+/// them. The binding is a task-local, so it follows the library's tasks (each
+/// binds it again for the tasks it starts) but not a `Task.detached` of the
+/// code under test, and never a task of another test.
+///
+/// Unbound (an app; a test outside a bubble): one relaxed load of a process
+/// flag at each start, and the tasks start as before.
+@usableFromInline
+package enum TaskScope {
+  /// The bound executor: an `any TaskExecutor`, held as `Sendable` because
+  /// the protocol is above the platform floor.
+  @TaskLocal package static var bound: (any Sendable)?
+
+  /// The executor to prefer, looked up only once the process has bound one.
+  @inlinable package static var preferred: (any Sendable)? {
+    actormvvm_task_scope_is_ever_bound() ? lookUpBound() : nil
+  }
+
+  @usableFromInline static func lookUpBound() -> (any Sendable)? { bound }
+
+  /// Runs `body` with `executor` (an `any TaskExecutor`) bound for the
+  /// library's tasks that `body` starts, on the caller's actor.
+  package static func binding<R, E: Error>(
+    _ executor: any Sendable, isolation: isolated (any Actor)? = #isolation, _ body: () async throws(E) -> R
+  ) async throws(E) -> R {
+    actormvvm_task_scope_mark_bound()
+    let result: Result<R, E> = await $bound.withValue(executor) {
+      do throws(E) { return .success(try await body()) } catch { return .failure(error) }
+    }
+    return try result.get()
+  }
+
+  /// A detached task preferring `preferred` (immediate where `Task.immediateDetached`
+  /// exists and `immediate` asks for it); nil where task executors do not exist
+  /// or `preferred` is not one: the caller starts its task as it would have.
+  @usableFromInline
+  package static func detached(
+    preferring preferred: any Sendable, priority: TaskPriority?, immediate: Bool,
+    _ operation: @escaping @Sendable () async -> Void
+  ) -> Task<Void, Never>? {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
+    guard let executor = preferred as? any TaskExecutor else { return nil }
+    // A detached task has no task-locals: the binding goes with it, for the tasks it starts.
+    let scoped: @Sendable () async -> Void = { await $bound.withValue(preferred) { await operation() } }
+    #if !ACTORMVVM_APPLE_BELOW_26
+      if immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        return Task.immediateDetached(priority: priority, executorPreference: executor, operation: scoped)
+      }
+    #endif
+    return Task.detached(executorPreference: executor, priority: priority, operation: scoped)
+  }
+
+  /// An unstructured, nonisolated task preferring `preferred` (immediate as
+  /// ``detached(preferring:priority:immediate:_:)``); nil as there.
+  @usableFromInline
+  package static func task<Success: Sendable>(
+    preferring preferred: any Sendable, immediate: Bool, _ operation: @escaping @Sendable () async -> Success
+  ) -> Task<Success, Never>? {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
+    guard let executor = preferred as? any TaskExecutor else { return nil }
+    #if !ACTORMVVM_APPLE_BELOW_26
+      if immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        return Task.immediate(executorPreference: executor, operation: operation)
+      }
+    #endif
+    return Task(executorPreference: executor, operation: operation)
+  }
+
+  /// `Task(operation:)`, preferring the bound executor if there is one: how
+  /// the testing tools start their own tasks.
+  package static func start<Success: Sendable>(_ operation: @escaping @Sendable () async -> Success) -> Task<
+    Success, Never
+  > {
+    preferred.flatMap { task(preferring: $0, immediate: false, operation) } ?? Task(operation: operation)
+  }
+}

@@ -1,0 +1,169 @@
+import ActorMVVM
+import ActorMVVMJobCount
+import ActorMVVMTestSupport
+import ActorMVVMTesting
+import Dispatch
+import Testing
+
+/// The task-executor tier, job kind by job kind: what a bubble's count sees
+/// (its wait returns only once the work is done) and what it does not (its
+/// wait returns while the work is still held). Each case asks the bubble's
+/// executor directly, so it runs in every process, whichever tier the
+/// process's waits use.
+@Suite("Test bubbles: the task-executor tier's jobs")
+struct TestBubbleTests {
+  /// A flag set by the work under test.
+  final class Flag: Sendable {
+    private let value = Locked(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+  }
+
+  actor Counter {
+    var count = 0
+    func bump() { count += 1 }
+  }
+
+  /// The bubble's executor, from inside the bubble.
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  static var scope: ScopeExecutor {
+    guard let scope = Quiescence.currentScope else { fatalError("not in a test bubble") }
+    return scope
+  }
+
+  @Test("A library task and its yields are counted: the wait returns after the work")
+  func libraryTaskYields() async {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+    await withTestBubble {
+      let done = Flag()
+      _ = TaskScope.start {
+        for _ in 0..<200 { await Task.yield() }
+        done.set()
+      }
+      #expect(await Self.scope.untilIdle() == .idle)
+      #expect(done.isSet)
+    }
+  }
+
+  @Test("An effect run, its yields, its hops to a default actor and back are counted")
+  func effectZeroSleepActor() async {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+    await withTestBubble {
+      let counter = Counter()
+      let done = Flag()
+      let feature = Feature(Relay(counter: counter, done: done), initialState: 0)
+      feature.send(.go)
+      #expect(await Self.scope.untilIdle() == .idle)
+      #expect(done.isSet)
+      #expect(await counter.count == 50)
+      await feature.finish()
+    }
+  }
+
+  @Test("A continuation resumed from a Dispatch queue is counted from its resumption")
+  func continuationFromOutside() async {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+    await withTestBubble {
+      let release = TestGate()
+      let resumed = Flag()
+      let done = Flag()
+      _ = TaskScope.start {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          Task.detached {
+            await release.wait()
+            DispatchQueue.global().async { continuation.resume() }
+          }
+        }
+        resumed.set()
+        for _ in 0..<100 { await Task.yield() }
+        done.set()
+      }
+      // Held by outside work: not seen, so the bubble is idle with the task parked.
+      #expect(await Self.scope.untilIdle() == .idle)
+      #expect(!resumed.isSet)
+      release.open()
+      // Counted once resumed: after it has run again, the wait covers the rest.
+      while !resumed.isSet { await Task.yield() }
+      #expect(await Self.scope.untilIdle() == .idle)
+      #expect(done.isSet)
+    }
+  }
+
+  @Test("Not seen: a running Task {} the code under test starts itself, and a task asleep on a real clock")
+  func notSeen() async {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+    await withTestBubble {
+      let release = Flag()
+      let running = Flag()
+      // Runs (holding its thread) until released: runnable work the bubble does not count.
+      let plain = Task {
+        running.set()
+        while !release.isSet {}
+      }
+      while !running.isSet { await Task.yield() }
+      let sleeper = TaskScope.start { try? await Task.sleep(for: .seconds(600)) }
+      #expect(await Self.scope.untilIdle() == .idle)  // idle, with both still under way
+      release.set()
+      await plain.value
+      sleeper.cancel()
+      await sleeper.value
+    }
+  }
+
+  @Test("A neighbour that yields forever does not delay the bubble's wait")
+  func neighbourSpins() async {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+    let stop = Flag()
+    let neighbour = Task.detached {
+      while !stop.isSet { await Task.yield() }
+    }
+    await withTestBubble {
+      let done = Flag()
+      _ = TaskScope.start {
+        for _ in 0..<50 { await Task.yield() }
+        done.set()
+      }
+      #expect(await Self.scope.untilIdle() == .idle)
+      #expect(done.isSet)
+    }
+    stop.set()
+    await neighbour.value
+  }
+
+  @Test("Outside a bubble there is no scope; inside, the tier in use is named")
+  func tierNamed() async {
+    #expect(TaskScope.bound == nil)
+    await withTestBubble {
+      if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        #expect(Quiescence.currentScope != nil)
+        #expect(Quiescence.tierInUse == (Quiescence.isInstalled ? .executorFactory : .taskExecutor))
+      }
+    }
+    #expect(Quiescence.tierInUse == (Quiescence.isInstalled ? .executorFactory : .none))
+  }
+}
+
+/// Relays `go` into 50 bumps of a shared actor from an effect run, with a
+/// yield between, then sets `done`.
+private struct Relay: StateMachine {
+  let counter: TestBubbleTests.Counter
+  let done: TestBubbleTests.Flag
+  enum Input: Sendable { case go, finished }
+  typealias Output = Never
+  func reduce(into state: inout Int, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .go:
+      return .run { [counter, done] send in
+        for _ in 0..<50 {
+          await Task.yield()
+          await counter.bump()
+        }
+        done.set()
+        send(.finished)
+      }
+    case .finished:
+      state += 1
+      return .none
+    }
+  }
+}
