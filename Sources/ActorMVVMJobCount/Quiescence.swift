@@ -265,6 +265,8 @@ package enum Quiescence {
 
   private static func untilIdle(awaiting timers: Set<UInt64>) async -> Idle {
     if !isInstalled, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let scope = currentScope {
+      if let simulated = simulatedMissingScopePaths { return .unknowable(ScopeExecutor.message(missing: simulated)) }
+      if let verdict = await ScopeExecutor.checkedVerdict() { return .unknowable(verdict) }
       return await scope.untilIdle()
     }
     let bubble =
@@ -613,7 +615,9 @@ package enum Quiescence {
       }
       return await checkedPaths()
     case .run:
-      let missing = await selfCheck()
+      // Detached: probes from a task in a test bubble would run on the
+      // bubble's executor (its preference), not the paths being checked.
+      let missing = await Task.detached { await selfCheck() }.value
       let waiting = state.withLock { state -> [UnsafeContinuation<Void, Never>] in
         defer { state.check = .done(missing: missing) }
         if case .running(let waiting) = state.check { return waiting }
@@ -629,6 +633,10 @@ package enum Quiescence {
   /// had found these paths not taken. Scoped to the task, so tests running
   /// beside it are untouched.
   @TaskLocal package static var simulatedMissingPaths: [Path]?
+
+  /// For tests of the task-executor tier's self-check: these of its paths
+  /// are reported missing instead of probed.
+  @TaskLocal package static var simulatedMissingScopePaths: [BubblePath]?
 
   /// What every wait says when the self-check found paths not taken.
   package static func message(missing: [Path]) -> String {

@@ -33,8 +33,11 @@ import Dispatch
 /// installed, each job is reported to it as well, so a wait outside the
 /// bubble does not take the bubble's work for idle.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-package final class ScopeExecutor: TaskExecutor, Sendable {
+package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
   private struct State {
+    /// The library's tasks started in the bubble and not yet returned, by entry.
+    var tasks: [UInt64: String] = [:]
+    var nextTask: UInt64 = 0
     /// Jobs enqueued and not yet run to their end.
     var pending = 0
     /// Jobs enqueued since creation.
@@ -54,6 +57,24 @@ package final class ScopeExecutor: TaskExecutor, Sendable {
   /// Jobs enqueued and not yet run to their end.
   package var pendingJobs: Int { state.withLock { $0.pending } }
 
+  package func taskStarted(_ name: String) -> UInt64 {
+    state.withLock { state in
+      state.nextTask &+= 1
+      state.tasks[state.nextTask] = name
+      return state.nextTask
+    }
+  }
+
+  package func taskEnded(_ entry: UInt64) {
+    _ = state.withLock { $0.tasks.removeValue(forKey: entry) }
+  }
+
+  /// The library's tasks started in the bubble that have not returned, by
+  /// name, oldest first.
+  package var unfinishedTasks: [String] {
+    state.withLock { state in state.tasks.keys.sorted().compactMap { state.tasks[$0] } }
+  }
+
   package func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     state.withLock { state in
@@ -72,6 +93,66 @@ package final class ScopeExecutor: TaskExecutor, Sendable {
       Quiescence.scopeJobFinished()
       for waiter in ready { waiter.resume(returning: .idle) }
     }
+  }
+
+  /// A probe: runs its path with `executor` preferred, returns once done.
+  package typealias Probe = @Sendable (_ executor: ScopeExecutor) async -> Void
+
+  /// One probe per path, each run on a fresh executor and checked by the
+  /// jobs it brought there: a task's start is one; the path must bring the
+  /// rest.
+  package static let probes: [(BubblePath, minimumJobs: UInt64, Probe)] = [
+    (
+      .libraryTask, 1,
+      { executor in _ = await TaskScope.task(preferring: executor, named: "probe", immediate: false) {}?.value }
+    ),
+    (.afterYield, 2, { executor in await Task(executorPreference: executor) { await Task.yield() }.value }),
+    (
+      .defaultActor, 2,
+      { executor in await Task(executorPreference: executor) { await ProbeActor().yieldInside() }.value }
+    ),
+    (
+      .afterOutsideResume, 2,
+      { executor in
+        await Task(executorPreference: executor) {
+          await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { continuation.resume() }
+          }
+        }.value
+      }
+    ),
+  ]
+
+  /// Runs `probes`, each on a fresh executor, and returns the paths whose
+  /// probe brought no job beyond its start.
+  package static func selfCheck(
+    _ probes: [(BubblePath, minimumJobs: UInt64, Probe)] = probes
+  ) async -> [BubblePath] {
+    var missing: [BubblePath] = []
+    for (path, minimum, probe) in probes {
+      let executor = ScopeExecutor()
+      await probe(executor)
+      _ = await executor.untilIdle()
+      if executor.jobsEnqueued < minimum { missing.append(path) }
+    }
+    return missing
+  }
+
+  /// The check, run once per process, the first time the tier decides a wait.
+  private static let check = Task { await selfCheck() }
+
+  /// Why the tier cannot decide in this process, if the check found a path it misses.
+  package static func checkedVerdict() async -> String? {
+    let missing = await check.value
+    guard !missing.isEmpty else { return nil }
+    return message(missing: missing)
+  }
+
+  /// What a wait says when paths are missing.
+  package static func message(missing: [BubblePath]) -> String {
+    "the test bubble's job count cannot know when its work is idle: on this toolchain (\(Quiescence.toolchain)) "
+      + missing.map(\.rawValue).joined(separator: ", ")
+      + " did not reach the bubble's executor, so virtual time would move while that work runs"
   }
 
   /// Suspends until no job of this bubble is queued or running — the
@@ -105,6 +186,21 @@ package final class ScopeExecutor: TaskExecutor, Sendable {
       state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: .cancelled)
     }
   }
+}
+
+/// The paths the task-executor tier relies on: each must bring a job to
+/// the bubble's executor.
+package enum BubblePath: String, CaseIterable, Sendable {
+  case libraryTask = "a library task's first job"
+  case afterYield = "a bubble task resumed after Task.yield()"
+  case defaultActor = "a default actor's job for a bubble task"
+  case afterOutsideResume = "a bubble task resumed by a continuation from a Dispatch queue"
+}
+
+/// The default actor the self-check runs a bubble task on.
+private actor ProbeActor {
+  /// Suspends on the actor: the task comes back as the actor's job.
+  func yieldInside() async { await Task.yield() }
 }
 
 extension Quiescence {

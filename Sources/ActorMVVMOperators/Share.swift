@@ -357,7 +357,9 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
     let pump: @Sendable () async -> Void = { await self.pump(generation: generation) }
     // In a test bubble the pump prefers the bubble's counting executor.
     let task =
-      TaskScope.preferred.flatMap { TaskScope.task(preferring: $0, immediate: false, pump) } ?? Task(operation: pump)
+      TaskScope.preferred.flatMap {
+        TaskScope.task(preferring: $0, named: "share pump, iteration \(generation)", immediate: false, pump)
+      } ?? Task(operation: pump)
     state.withLock { $0.started(task, generation: generation) }?.cancel()
   }
 

@@ -285,7 +285,9 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       state = initial
       let outputs = feature.outputValues
       let collected = self.collected
-      listener = TaskScope.start { for await output in outputs { collected.withLock { $0.append(output) } } }
+      listener = TaskScope.start(named: "Exploration output listener") {
+        for await output in outputs { collected.withLock { $0.append(output) } }
+      }
       await settle()
     }
 

@@ -109,7 +109,7 @@ public actor FeatureTester<Machine: StateMachine> {
     // to the tester (a task, counted by the job count, so a clock's advance
     // or a settle waits for the reduction).
     inbox.onArrival = { [weak self] in
-      _ = TaskScope.start { [weak self] in await self?.collectOnArrival() }
+      _ = TaskScope.start(named: "FeatureTester collector") { [weak self] in await self?.collectOnArrival() }
     }
   }
 

@@ -88,7 +88,7 @@ public enum FeatureTimeline {
     let outputsRecorder = MarbleRecorder()
     let outputTask = output.map { name in
       let outputs = feature.outputs
-      return TaskScope.start {
+      return TaskScope.start(named: "FeatureTimeline output recorder") {
         for await element in outputs { outputsRecorder.record(name(element)) }
       }
     }

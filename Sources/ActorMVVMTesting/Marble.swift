@@ -71,7 +71,9 @@ public enum Marble {
     let recorder = MarbleRecorder()
     let marbleInputs = MarbleInputs(sources: sources)
 
-    let collector = TaskScope.start { await record(build, marbleInputs, clock, into: recorder) }
+    let collector = TaskScope.start(named: "Marble recorder") {
+      await record(build, marbleInputs, clock, into: recorder)
+    }
     let lastTick = (timelines.map(\.ticks.count).max() ?? 0) + extraTicks
     await drive(clock: clock, tick: tick, ticks: lastTick, recorders: [recorder]) { index in
       for (source, ticks) in timelines where index < ticks.count {

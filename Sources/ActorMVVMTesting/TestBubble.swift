@@ -21,18 +21,63 @@ import Testing
 /// - Below those versions there is no bubble: `body` runs as it is, and
 ///   waits say that idle cannot be known.
 ///
+/// When `body` returns, the bubble waits until its work has stopped; the
+/// library's tasks it started that have not returned (an effect blocked on
+/// a gate, a binding of a feature never finished, a sleeper never woken)
+/// then fail the test, named — Go's `synctest` rule.
+///
 /// Isolation: `body` runs on the caller's actor; its tasks keep their own.
 /// Nothing is buffered; cancellation passes through to `body`.
 public func withTestBubble<R, E: Error>(
-  isolation: isolated (any Actor)? = #isolation, _ body: () async throws(E) -> R
+  isolation: isolated (any Actor)? = #isolation, sourceLocation: SourceLocation = #_sourceLocation,
+  _ body: () async throws(E) -> R
 ) async throws(E) -> R {
   if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
     let executor = ScopeExecutor()
-    return try await withTaskExecutorPreference(executor, isolation: isolation) { () async throws(E) -> R in
-      try await TaskScope.binding(executor, isolation: isolation, body)
+    let result = await withTaskExecutorPreference(executor, isolation: isolation) { () async -> Result<R, E> in
+      do throws(E) {
+        return .success(try await TaskScope.binding(executor, isolation: isolation, body))
+      } catch {
+        return .failure(error)
+      }
     }
+    await reportUnfinished(in: executor, sourceLocation: sourceLocation)
+    return try result.get()
   }
   return try await body()
+}
+
+/// The end of a bubble: once its work has stopped, the library's tasks it
+/// started that have not returned — blocked, or still asleep — fail the
+/// test, by name.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+private func reportUnfinished(in executor: ScopeExecutor, sourceLocation: SourceLocation) async {
+  guard await executor.untilIdle() == .idle else { return }
+  let unfinished = executor.unfinishedTasks
+  guard !unfinished.isEmpty else { return }
+  TestFailure.record(
+    """
+    The test bubble ended with \(unfinished.count) of the library's tasks still running or blocked: \
+    \(unfinishedSummary(unfinished)). End them before the test ends (`await feature.finish()`, \
+    `await tester.finish()`, cancel a binding, or advance the clock they sleep on).
+    """,
+    sourceLocation: sourceLocation)
+}
+
+/// The names, each once in the order first started, with a count where
+/// several share one; at most `limit` names, then how many more.
+package func unfinishedSummary(_ names: [String], limit: Int = 8) -> String {
+  var order: [String] = []
+  var counts: [String: Int] = [:]
+  for name in names {
+    if counts[name] == nil { order.append(name) }
+    counts[name, default: 0] += 1
+  }
+  let shown = order.prefix(limit).map { name in
+    counts[name, default: 1] > 1 ? "\(name) ×\(counts[name, default: 1])" : name
+  }
+  let more = order.count - shown.count
+  return shown.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
 }
 
 /// The test bubble the current task is in.
@@ -45,6 +90,33 @@ public enum TestBubble {
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   public static var executor: (any TaskExecutor)? { Quiescence.currentScope }
 
+  /// Starts a task of the test's own that the bubble counts: what
+  /// `Task { … }` is outside a bubble, where it runs as one (nonisolated,
+  /// inheriting the task-locals). In a bubble the task prefers the bubble's
+  /// executor, so a `TestClock` gate or advance waits for it; a plain
+  /// `Task {}` there is not seen (an unstructured task does not inherit an
+  /// executor preference), and below iOS 18 / macOS 15 there is no bubble.
+  @discardableResult
+  public static func task<Success: Sendable>(
+    _ operation: sending @escaping () async -> Success
+  ) -> Task<Success, Never> {
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = Quiescence.currentScope {
+      return Task(executorPreference: executor, operation: operation)
+    }
+    return Task(operation: operation)
+  }
+
+  /// ``task(_:)`` for a throwing operation.
+  @discardableResult
+  public static func task<Success: Sendable>(
+    _ operation: sending @escaping () async throws -> Success
+  ) -> Task<Success, any Error> {
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = Quiescence.currentScope {
+      return Task(executorPreference: executor, operation: operation)
+    }
+    return Task(operation: operation)
+  }
+
   /// Which job count the virtual-time waits of the current task use, named:
   /// "executor factory (process-wide)", "task executor (per test bubble)"
   /// or "none".
@@ -52,7 +124,7 @@ public enum TestBubble {
 }
 
 /// Runs each test of a suite, or one test, in a test bubble
-/// (``withTestBubble(isolation:_:)``): `@Suite(.testBubble)`, `@Test(.testBubble)`.
+/// (``withTestBubble(isolation:sourceLocation:_:)``): `@Suite(.testBubble)`, `@Test(.testBubble)`.
 public struct TestBubbleTrait: SuiteTrait, TestTrait, TestScoping {
   /// Applies to every test of a suite it is on.
   public var isRecursive: Bool { true }
@@ -62,11 +134,11 @@ public struct TestBubbleTrait: SuiteTrait, TestTrait, TestScoping {
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     guard testCase != nil else { return try await function() }
-    try await withTestBubble { try await function() }
+    try await withTestBubble(sourceLocation: test.sourceLocation) { try await function() }
   }
 }
 
 extension Trait where Self == TestBubbleTrait {
-  /// Runs each test in a test bubble: see ``withTestBubble(isolation:_:)``.
+  /// Runs each test in a test bubble: see ``withTestBubble(isolation:sourceLocation:_:)``.
   public static var testBubble: Self { Self() }
 }

@@ -303,7 +303,7 @@ public final class TestClock: Clock, Sendable {
   static let unseenNote =
     " (the test bubble's job count sees the library's tasks, not main-actor jobs nor a `Task {}` the test "
     + "started itself, and nothing changed within \(Quiescence.realTimeHorizon) of real time: start such a task "
-    + "with `Task(executorPreference: TestBubble.executor)`)"
+    + "with `TestBubble.task { }`)"
 
   /// Returns once the clock's state has changed since `version`, `bound`
   /// of real time has passed (if one is given), or the calling task is

@@ -359,7 +359,7 @@ public actor AppCoordinator<App: CoordinatedApp> {
       let outputs = feature.outputValues
       let id = ObjectIdentifier(feature)
       // In a test bubble the listener prefers the bubble's counting executor.
-      let listener = TaskScope.start { [weak self] in
+      let listener = TaskScope.start(named: "AppCoordinator listener of \(route)") { [weak self] in
         var number = 0
         for await output in outputs {
           guard let self else { return }

@@ -144,7 +144,7 @@ struct MergeZipRetryTimeoutMarbleTests {
     let relay = EventRelay<Int>()
     let clock = TestClock()
     let values = relay.values.timeout(.milliseconds(10), clock: clock)
-    let consumer = Task {
+    let consumer = TestBubble.task {
       do {
         for try await _ in values {}
         return false

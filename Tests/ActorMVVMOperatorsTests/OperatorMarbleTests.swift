@@ -47,7 +47,7 @@ struct OperatorMarbleTests {
     let testClock = TestClock()
     let (source, input) = AsyncStream<Int>.makeStream()
     let backToWork = TestGate()
-    let consumer = Task {
+    let consumer = TestBubble.task {
       var iterator = source.debounce(for: .milliseconds(100), clock: testClock).makeAsyncIterator()
       var received: [Int] = []
       if let first = await iterator.next() { received.append(first) }

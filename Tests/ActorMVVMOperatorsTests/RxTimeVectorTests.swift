@@ -305,7 +305,7 @@ struct DebugVectorTests {
   func cancelled() async {
     let lines = Locked<[String]>([])
     let clock = TestClock()
-    await Task {
+    await TestBubble.task {
       for await _ in Stubborn().debug("s", clock: clock, log: { line in lines.withLock { $0.append(line) } }) {
         withUnsafeCurrentTask { $0?.cancel() }
       }

@@ -414,7 +414,7 @@ struct Stubborn: AsyncSequence, Sendable {
 struct CancelledConsumerTests {
   /// Takes one element, cancels its own task, then counts what else comes.
   func elementsAfterCancelling<S: AsyncSequence & Sendable>(_ sequence: S) async -> Int where S.Failure == Never {
-    await Task {
+    await TestBubble.task {
       var (first, after) = (true, 0)
       for await _ in sequence {
         if first {
@@ -478,7 +478,7 @@ struct CancelledConsumerTests {
   /// `elementsAfterCancelling` for a sequence that can throw (a throw
   /// counts as the end).
   func elementsAfterCancelling<S: AsyncSequence & Sendable>(throwing sequence: S) async -> Int {
-    await Task {
+    await TestBubble.task {
       var (first, after) = (true, 0)
       do {
         for try await _ in sequence {
@@ -505,7 +505,7 @@ struct CancelledConsumerTests {
     let clock = TestClock()
     let silent = AsyncStream<Int> { _ in }
     let sequence = silent.timeout(.seconds(1), clock: clock, switchingTo: Stubborn())
-    let counting = Task { await elementsAfterCancelling(throwing: sequence) }
+    let counting = TestBubble.task { await elementsAfterCancelling(throwing: sequence) }
     await clock.advance(by: .seconds(1))
     #expect(await counting.value == 0)
   }

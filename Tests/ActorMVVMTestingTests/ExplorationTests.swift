@@ -95,7 +95,7 @@ struct ExplorationTests {
 
   @Test("Cancelling the exploring task stops the exploration; the report says it was not exhaustive")
   func cancellationStops() async {
-    let report = await Task {
+    let report = await TestBubble.task {
       withUnsafeCurrentTask { $0?.cancel() }
       return await Self.reminder(cancelsTimer: false).explore()
     }.value

@@ -185,7 +185,7 @@ struct TestClockTests {
     let order = EventRelay<Int>()
     let woken = order.values
     let tasks = [3, 1, 2].map { seconds in
-      Task {
+      TestBubble.task {
         try await testClock.sleep(for: .seconds(seconds))
         order.accept(seconds)
       }
@@ -205,7 +205,7 @@ struct TestClockTests {
   @Test("A cancelled sleeper throws and is removed")
   func cancelledSleeper() async {
     let testClock = TestClock()
-    let task = Task { try await testClock.sleep(for: .seconds(1)) }
+    let task = TestBubble.task { try await testClock.sleep(for: .seconds(1)) }
     await testClock.waitForSleepers(1)
     task.cancel()
     await #expect(throws: CancellationError.self) { try await task.value }
@@ -223,9 +223,9 @@ struct TestClockTests {
   @Test("A gate opens when sleepers leave, not only when they arrive")
   func gateOnLeave() async throws {
     let testClock = TestClock()
-    let sleeper = Task { try await testClock.sleep(for: .seconds(1)) }
+    let sleeper = TestBubble.task { try await testClock.sleep(for: .seconds(1)) }
     await testClock.waitForSleepers(1)
-    let emptied = Task { await testClock.wait { $0.isEmpty } }
+    let emptied = TestBubble.task { await testClock.wait { $0.isEmpty } }
     await testClock.advance(by: .seconds(1))
     #expect(await emptied.value)
     try await sleeper.value
@@ -234,7 +234,7 @@ struct TestClockTests {
   @Test("A gate predicate may read the clock's now")
   func gateReadsNow() async {
     let testClock = TestClock()
-    let sleeper = Task { try? await testClock.sleep(for: .seconds(1)) }
+    let sleeper = TestBubble.task { try? await testClock.sleep(for: .seconds(1)) }
     await testClock.wait { _ in testClock.now == .init() && testClock.sleeperCount == 1 }
     await testClock.advance(by: .seconds(1))
     await sleeper.value
@@ -243,7 +243,7 @@ struct TestClockTests {
   @Test("One advance wakes sleepers in deadline order, each observing its own instant")
   func advanceInDeadlineOrder() async {
     let testClock = TestClock()
-    let sleepers = [3, 1, 2].map { seconds in Task { try? await testClock.sleep(for: .seconds(seconds)) } }
+    let sleepers = [3, 1, 2].map { seconds in TestBubble.task { try? await testClock.sleep(for: .seconds(seconds)) } }
     await testClock.waitForSleepers(3)
     await testClock.advance(by: .seconds(3))
     for sleeper in sleepers { await sleeper.value }
@@ -254,7 +254,7 @@ struct TestClockTests {
   @Test("advance(by:expectingSleepers:) waits for the sleeper it is meant to wake")
   func advanceExpectingSleepers() async {
     let testClock = TestClock()
-    let woke = Task { try? await testClock.sleep(for: .seconds(1)) }
+    let woke = TestBubble.task { try? await testClock.sleep(for: .seconds(1)) }
     await testClock.advance(by: .seconds(1), expectingSleepers: 1)  // never runs ahead of the sleep
     await woke.value
     #expect(testClock.sleeperCount == 0)

@@ -36,7 +36,7 @@ struct TestBubbleTests {
     guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
     await withTestBubble {
       let done = Flag()
-      _ = TaskScope.start {
+      _ = TaskScope.start(named: "probe 1") {
         for _ in 0..<200 { await Task.yield() }
         done.set()
       }
@@ -67,7 +67,7 @@ struct TestBubbleTests {
       let release = TestGate()
       let resumed = Flag()
       let done = Flag()
-      _ = TaskScope.start {
+      _ = TaskScope.start(named: "probe 2") {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
           Task.detached {
             await release.wait()
@@ -101,7 +101,7 @@ struct TestBubbleTests {
         while !release.isSet {}
       }
       while !running.isSet { await Task.yield() }
-      let sleeper = TaskScope.start { try? await Task.sleep(for: .seconds(600)) }
+      let sleeper = TaskScope.start(named: "probe 3") { try? await Task.sleep(for: .seconds(600)) }
       #expect(await Self.scope.untilIdle() == .idle)  // idle, with both still under way
       release.set()
       await plain.value
@@ -119,7 +119,7 @@ struct TestBubbleTests {
     }
     await withTestBubble {
       let done = Flag()
-      _ = TaskScope.start {
+      _ = TaskScope.start(named: "probe 4") {
         for _ in 0..<50 { await Task.yield() }
         done.set()
       }
@@ -128,6 +128,82 @@ struct TestBubbleTests {
     }
     stop.set()
     await neighbour.value
+  }
+
+  @Test("A bubble that ends with a library task blocked fails, naming it")
+  func blockedTaskAtTheEnd() async {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+    let gate = TestGate()
+    let messages = Locked<[String]>([])
+    let kept = Locked<Feature<Held>?>(nil)
+    await withKnownIssue {
+      await withTestBubble {
+        let feature = Feature(Held(gate: gate), initialState: 0)
+        feature.bind(AsyncStream<Held.Input> { _ in })  // never ends
+        feature.send(.hold)
+        kept.withLock { $0 = feature }
+      }
+    } matching: { issue in
+      messages.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
+      return true
+    }
+    #expect(
+      messages.withLock { $0 } == [
+        "The test bubble ended with 2 of the library's tasks still running or blocked: binding of "
+          + "Feature<Held>, effect run hold sending Held.Input. End them before the test ends "
+          + "(`await feature.finish()`, `await tester.finish()`, cancel a binding, or advance the clock they sleep on)."
+      ])
+    gate.open()
+    await kept.withLock { $0 }?.finish()
+  }
+
+  @Test("The same bubble, its feature finished: nothing is left and nothing fails")
+  func nothingLeft() async {
+    let gate = TestGate()
+    await withTestBubble {
+      let feature = Feature(Held(gate: gate), initialState: 0)
+      feature.bind(AsyncStream<Held.Input> { _ in })
+      feature.send(.hold)
+      gate.open()
+      await feature.finish()
+    }
+  }
+
+  @Test("The tier's self-check: every path reaches a bubble's executor on this toolchain; a bypass is named")
+  func selfCheck() async {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+    #expect(await ScopeExecutor.selfCheck() == [])
+    // A probe whose path brings nothing stands in for a toolchain that stops routing it.
+    let missing = await ScopeExecutor.selfCheck([
+      (.afterYield, 2, { executor in await Task(executorPreference: executor) {}.value }),
+      (.libraryTask, 1, { executor in await Task(executorPreference: executor) {}.value }),
+    ])
+    #expect(missing == [.afterYield])
+    let message = ScopeExecutor.message(missing: missing)
+    #expect(message.contains("a bubble task resumed after Task.yield()") && message.contains(Quiescence.toolchain))
+  }
+
+  @Test(
+    "Where the bubble's count decides and a path is missing, a TestClock wait fails naming it instead of guessing",
+    .enabled(if: !Quiescence.isInstalled))
+  func bypassFailsLoudly() async {
+    await withTestBubble {
+      let clock = TestClock()
+      await Quiescence.$simulatedMissingScopePaths.withValue([.defaultActor]) {
+        await withKnownIssue {
+          #expect(await clock.settle() == false)
+        } matching: { issue in
+          issue.comments.contains { $0.rawValue.contains("a default actor's job for a bubble task") }
+        }
+      }
+    }
+  }
+
+  @Test("The leftover names: each once with its count, at most eight, then how many more")
+  func summary() {
+    #expect(unfinishedSummary(["a", "b", "a"]) == "a ×2, b")
+    #expect(
+      unfinishedSummary((1...10).map { "t\($0)" }) == "t1, t2, t3, t4, t5, t6, t7, t8 and 2 more")
   }
 
   @Test("Outside a bubble there is no scope; inside, the tier in use is named")
@@ -140,6 +216,27 @@ struct TestBubbleTests {
       }
     }
     #expect(Quiescence.tierInUse == (Quiescence.isInstalled ? .executorFactory : .none))
+  }
+}
+
+/// An effect held on a gate, and a binding that never ends (a sequence
+/// that never finishes).
+private struct Held: StateMachine {
+  let gate: TestGate
+  enum Input: Sendable { case hold, bound }
+  enum CancelID: Hashable, Sendable, CustomStringConvertible {
+    case hold
+    var description: String { "hold" }
+  }
+  typealias Output = Never
+  func reduce(into state: inout Int, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .hold:
+      return .run(id: CancelID.hold, onFinish: .runToCompletion) { [gate] _ in await gate.wait() }
+    case .bound:
+      state += 1
+      return .none
+    }
   }
 }
 

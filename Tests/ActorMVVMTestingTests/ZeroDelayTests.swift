@@ -76,7 +76,7 @@ struct ZeroDelayTests {
   func pastDeadline() async throws {
     let clock = TestClock(dueNowSleeps: .waitForAdvance)
     await clock.advance(by: .seconds(5))
-    let woke = Task { try await clock.sleep(until: TestClock.Instant(offset: .seconds(2))) }
+    let woke = TestBubble.task { try await clock.sleep(until: TestClock.Instant(offset: .seconds(2))) }
     #expect(await clock.waitForSleepers(1))
     await clock.advance(by: .zero)
     try await woke.value
@@ -87,7 +87,7 @@ struct ZeroDelayTests {
   @Test("waitForAdvance: a cancelled sleeper that was due still throws at once")
   func cancelledDueSleeper() async {
     let clock = TestClock(dueNowSleeps: .waitForAdvance)
-    let sleeper = Task { try await clock.sleep(for: .zero) }
+    let sleeper = TestBubble.task { try await clock.sleep(for: .zero) }
     #expect(await clock.waitForSleepers(1))
     sleeper.cancel()
     await #expect(throws: CancellationError.self) { try await sleeper.value }

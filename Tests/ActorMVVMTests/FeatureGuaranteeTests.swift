@@ -52,7 +52,7 @@ struct FeatureGuaranteeTests {
     var fast = feature.stateValues.makeAsyncIterator()
     #expect(await states.next()?.count == 1)
     #expect(await fast.next()?.count == 1)
-    let reader = Task {
+    let reader = TestBubble.task {
       var seen: [Int] = []
       while let state = await fast.next() { seen.append(state.count) }
       return seen

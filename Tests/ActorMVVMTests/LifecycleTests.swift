@@ -106,11 +106,11 @@ struct FeatureReleaseWaitTests {
     var second: Feature<Inert>? = Feature(Inert(), initialState: 0, counters: counters)
     first?.send(1)  // schedules a drain task that holds the feature while it runs
     await counters.waitForFeatures(atMost: 2)  // already true
-    let waiter = Task {
+    let waiter = TestBubble.task {
       await counters.waitForFeatures(atMost: 0)
       return counters.features
     }
-    let one = Task {
+    let one = TestBubble.task {
       await counters.waitForFeatures(atMost: 1)
       return counters.features
     }

@@ -133,7 +133,7 @@ struct AppCoordinatorStepTests {
     let (app, log, counters) = await startShelf()
     await app.open(.tally(1))
     let states = Locked<[NavigationState]>([])
-    let watcher = Task { for await state in app.navigation.values { states.withLock { $0.append(state) } } }
+    let watcher = TestBubble.task { for await state in app.navigation.values { states.withLock { $0.append(state) } } }
     let hold = app.app.dependencies.holds.hold(.shelf)
     async let root: Void = app.open(.shelf)
     await hold.began.wait()

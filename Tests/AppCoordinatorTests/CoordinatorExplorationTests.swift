@@ -78,7 +78,7 @@ final class CoordinatorWatch: Sendable {
   }
 }
 
-@Suite("Exploring every order: the coordinator", .testBubble)
+@Suite("Exploring every order: the coordinator")
 struct CoordinatorExplorationTests {
   static func exploration() -> Exploration<CoordinatorHarness> {
     Exploration<CoordinatorHarness>(

@@ -227,13 +227,13 @@ struct EmbeddedBackendFaultTests {
     let clock = TestClock()
     let backend = EmbeddedBackend(.init(latency: .milliseconds(200), clock: clock))
     let request = weatherRequest
-    let answer = Task { try await backend.send(request) }
+    let answer = TestBubble.task { try await backend.send(request) }
     await clock.waitForSleepers(1)
     await clock.advance(by: .milliseconds(200))
     #expect(try await answer.value.status == 200)
 
     await backend.inject(.delay(.seconds(30)), on: .weather)
-    let slow = Task { try await backend.send(request) }
+    let slow = TestBubble.task { try await backend.send(request) }
     await clock.waitForSleepers(1)
     await clock.advance(by: .seconds(10))  // the request's timeout
     await #expect(throws: HTTPError.timedOut) { try await slow.value }
@@ -244,7 +244,7 @@ struct EmbeddedBackendFaultTests {
     let clock = TestClock()
     let backend = EmbeddedBackend(.init(latency: .seconds(1), clock: clock))
     let request = weatherRequest
-    let task = Task { try await backend.send(request) }
+    let task = TestBubble.task { try await backend.send(request) }
     await clock.waitForSleepers(1)
     task.cancel()
     await #expect(throws: HTTPError.cancelled) { try await task.value }

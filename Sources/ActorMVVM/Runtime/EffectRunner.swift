@@ -409,7 +409,10 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     }
     // In a test bubble the run prefers the bubble's counting executor.
     if let preferred = TaskScope.preferred,
-      let task = TaskScope.detached(preferring: preferred, priority: run.priority, immediate: true, body)
+      let task = TaskScope.detached(
+        preferring: preferred,
+        named: "effect run \(run.id?.description ?? "with no id") sending \(TaskScope.typeName(Input.self))",
+        priority: run.priority, immediate: true, body)
     {
       return task
     }

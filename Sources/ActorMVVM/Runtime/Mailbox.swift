@@ -210,7 +210,10 @@ struct Mailbox<Machine: StateMachine>: Sendable {
       }
     }
     // In a test bubble the turn prefers the bubble's counting executor.
-    if let preferred = TaskScope.preferred, TaskScope.task(preferring: preferred, immediate: false, turn) != nil {
+    if let preferred = TaskScope.preferred,
+      TaskScope.task(preferring: preferred, named: "drain turn of Feature<\(Machine.self)>", immediate: false, turn)
+        != nil
+    {
       return
     }
     Task(operation: turn)
@@ -298,7 +301,9 @@ struct Mailbox<Machine: StateMachine>: Sendable {
         _ = mailbox.state.withLock { $0.extras?.bindings.removeValue(forKey: id) }
       }
       let task =
-        TaskScope.preferred.flatMap { TaskScope.task(preferring: $0, immediate: false, binding) }
+        TaskScope.preferred.flatMap {
+          TaskScope.task(preferring: $0, named: "binding of Feature<\(Machine.self)>", immediate: false, binding)
+        }
         ?? Task(operation: binding)
       extras.bindings[id] = task
       return task

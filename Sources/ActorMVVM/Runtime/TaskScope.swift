@@ -42,17 +42,23 @@ package enum TaskScope {
   }
 
   /// A detached task preferring `preferred` (immediate where `Task.immediateDetached`
-  /// exists and `immediate` asks for it); nil where task executors do not exist
-  /// or `preferred` is not one: the caller starts its task as it would have.
+  /// exists and `immediate` asks for it), kept in the scope's ledger under
+  /// `name` until it returns; nil where task executors do not exist or
+  /// `preferred` is not one: the caller starts its task as it would have.
   @usableFromInline
   package static func detached(
-    preferring preferred: any Sendable, priority: TaskPriority?, immediate: Bool,
+    preferring preferred: any Sendable, named name: String, priority: TaskPriority?, immediate: Bool,
     _ operation: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never>? {
     guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
     guard let executor = preferred as? any TaskExecutor else { return nil }
+    let ledger = preferred as? any TaskScopeLedger
+    let entry = ledger?.taskStarted(name)
     // A detached task has no task-locals: the binding goes with it, for the tasks it starts.
-    let scoped: @Sendable () async -> Void = { await $bound.withValue(preferred) { await operation() } }
+    let scoped: @Sendable () async -> Void = {
+      await $bound.withValue(preferred) { await operation() }
+      if let entry { ledger?.taskEnded(entry) }
+    }
     #if !ACTORMVVM_APPLE_BELOW_26
       if immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         return Task.immediateDetached(priority: priority, executorPreference: executor, operation: scoped)
@@ -61,27 +67,62 @@ package enum TaskScope {
     return Task.detached(executorPreference: executor, priority: priority, operation: scoped)
   }
 
-  /// An unstructured, nonisolated task preferring `preferred` (immediate as
-  /// ``detached(preferring:priority:immediate:_:)``); nil as there.
+  /// An unstructured, nonisolated task preferring `preferred` (immediate and
+  /// kept in the ledger as ``detached(preferring:named:priority:immediate:_:)``);
+  /// nil as there.
   @usableFromInline
   package static func task<Success: Sendable>(
-    preferring preferred: any Sendable, immediate: Bool, _ operation: @escaping @Sendable () async -> Success
+    preferring preferred: any Sendable, named name: String, immediate: Bool,
+    _ operation: @escaping @Sendable () async -> Success
   ) -> Task<Success, Never>? {
     guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
     guard let executor = preferred as? any TaskExecutor else { return nil }
+    let ledger = preferred as? any TaskScopeLedger
+    let entry = ledger?.taskStarted(name)
+    let tracked: @Sendable () async -> Success = {
+      let result = await operation()
+      if let entry { ledger?.taskEnded(entry) }
+      return result
+    }
     #if !ACTORMVVM_APPLE_BELOW_26
       if immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-        return Task.immediate(executorPreference: executor, operation: operation)
+        return Task.immediate(executorPreference: executor, operation: tracked)
       }
     #endif
-    return Task(executorPreference: executor, operation: operation)
+    return Task(executorPreference: executor, operation: tracked)
   }
 
-  /// `Task(operation:)`, preferring the bound executor if there is one: how
-  /// the testing tools start their own tasks.
-  package static func start<Success: Sendable>(_ operation: @escaping @Sendable () async -> Success) -> Task<
-    Success, Never
-  > {
-    preferred.flatMap { task(preferring: $0, immediate: false, operation) } ?? Task(operation: operation)
+  /// `Task(operation:)`, preferring the bound executor if there is one (and
+  /// kept in its ledger under `name`): how the testing tools, and the
+  /// library's targets above the runtime, start their own tasks.
+  package static func start<Success: Sendable>(
+    named name: @autoclosure () -> String, _ operation: @escaping @Sendable () async -> Success
+  ) -> Task<Success, Never> {
+    preferred.flatMap { task(preferring: $0, named: name(), immediate: false, operation) }
+      ?? Task(operation: operation)
   }
+}
+
+extension TaskScope {
+  /// A type's name with its module left out (`Probe.Input`), for the ledger.
+  @usableFromInline
+  package static func typeName(_ type: Any.Type) -> String {
+    let full = String(reflecting: type)
+    // A private type's path has an "(unknown context at $…)." part: keep what follows it.
+    if let close = full.lastIndex(of: ")"), full[full.index(after: close)...].first == "." {
+      return String(full[full.index(close, offsetBy: 2)...])
+    }
+    guard let dot = full.firstIndex(of: ".") else { return full }
+    return String(full[full.index(after: dot)...])
+  }
+}
+
+/// What a bound scope keeps of the library's tasks: each, by name, from its
+/// start until it returns, so the scope's end can name the ones still
+/// running or blocked. (The test bubble's executor keeps one.)
+package protocol TaskScopeLedger: Sendable {
+  /// A task named `name` started; the returned entry ends it.
+  func taskStarted(_ name: String) -> UInt64
+  /// The task of `entry` returned.
+  func taskEnded(_ entry: UInt64)
 }

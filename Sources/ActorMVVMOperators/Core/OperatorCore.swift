@@ -157,7 +157,9 @@ final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
       }
     }
     // In a test bubble the pump prefers the bubble's counting executor.
-    var started = TaskScope.preferred.flatMap { TaskScope.task(preferring: $0, immediate: immediate, operation) }
+    var started = TaskScope.preferred.flatMap {
+      TaskScope.task(preferring: $0, named: "operator task \(id)", immediate: immediate, operation)
+    }
     #if !ACTORMVVM_APPLE_BELOW_26
       if started == nil, immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         started = Task.immediate(operation: operation)
