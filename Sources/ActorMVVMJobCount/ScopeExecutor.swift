@@ -116,7 +116,12 @@ package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
       { executor in
         await Task(executorPreference: executor) {
           await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async { continuation.resume() }
+            // Resumed only once the task's job has ended (it has parked): a
+            // resume that came first would let it run on without a job.
+            DispatchQueue.global().async {
+              while executor.pendingJobs > 0 {}
+              continuation.resume()
+            }
           }
         }.value
       }

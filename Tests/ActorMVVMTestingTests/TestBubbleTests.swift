@@ -172,7 +172,8 @@ struct TestBubbleTests {
   @Test("The tier's self-check: every path reaches a bubble's executor on this toolchain; a bypass is named")
   func selfCheck() async {
     guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
-    #expect(await ScopeExecutor.selfCheck() == [])
+    let found = await ScopeExecutor.selfCheck()
+    #expect(found == [], "\(found)")
     // A probe whose path brings nothing stands in for a toolchain that stops routing it.
     let missing = await ScopeExecutor.selfCheck([
       (.afterYield, 2, { executor in await Task(executorPreference: executor) {}.value }),
