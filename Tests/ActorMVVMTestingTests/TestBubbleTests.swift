@@ -200,6 +200,28 @@ struct TestBubbleTests {
     }
   }
 
+  @Test("A bubble that never stops ends its wait at the stall bound, busy; a cancelled wait returns at once")
+  func stallAndCancel() async {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+    await withTestBubble {
+      let stop = Flag()
+      let spinner = TaskScope.start(named: "spinner") {
+        while !stop.isSet { await Task.yield() }
+      }
+      let verdict = await Quiescence.$stallBound.withValue(.milliseconds(200)) { await Self.scope.untilIdle() }
+      guard case .busy(let why) = verdict else {
+        Issue.record("expected busy, got \(verdict)")
+        return
+      }
+      #expect(why.contains("never stopped for 0.2 seconds"))
+      let waiter = Task { await Self.scope.untilIdle() }
+      waiter.cancel()
+      #expect(await waiter.value == .cancelled)
+      stop.set()
+      await spinner.value
+    }
+  }
+
   @Test("The leftover names: each once with its count, at most eight, then how many more")
   func summary() {
     #expect(unfinishedSummary(["a", "b", "a"]) == "a ×2, b")
