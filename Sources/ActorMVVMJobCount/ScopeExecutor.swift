@@ -243,3 +243,27 @@ extension Quiescence {
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   package static var currentScope: ScopeExecutor? { TaskScope.bound as? ScopeExecutor }
 }
+
+extension Quiescence {
+  /// Runs `body` in a job-count scope of its own — a ``ScopeExecutor`` that
+  /// its task prefers and binds for the library's tasks, as a test bubble
+  /// does — where the process-wide count is not installed and task executors
+  /// exist: how a program that is not a test (the REPL's script mode) gets
+  /// exact virtual time in the task-executor tier. Where the process-wide
+  /// count is installed, the task is already in a scope, or the OS has no
+  /// task executors, `body` runs as it is.
+  ///
+  /// Isolation: `body` runs on the caller's actor. Cancellation passes
+  /// through to `body`; nothing is buffered.
+  package static func withScopeWhereNeeded<R>(
+    isolation: isolated (any Actor)? = #isolation, _ body: () async -> R
+  ) async -> R {
+    if !isInstalled, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), currentScope == nil {
+      let executor = ScopeExecutor()
+      return await withTaskExecutorPreference(executor, isolation: isolation) {
+        await TaskScope.binding(executor, isolation: isolation, body)
+      }
+    }
+    return await body()
+  }
+}

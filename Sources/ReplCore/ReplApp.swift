@@ -22,6 +22,19 @@ public enum ReplApp {
     Quiescence.install()
   }
 
+  /// Runs `body` (the whole session) in a job-count scope of its own where
+  /// ``installJobCount()`` could not install the process-wide count and task
+  /// executors exist (macOS 15 and later; Linux with
+  /// `ACTORMVVM_JOB_COUNT=task-executor`): the tasks the app starts are
+  /// counted there, so a script's virtual time still knows when nothing can
+  /// run. Main-actor jobs are not counted in that tier; the session runs on
+  /// its own actor. Elsewhere `body` runs as it is.
+  public static func withJobCountScope<R>(
+    isolation: isolated (any Actor)? = #isolation, _ body: () async -> R
+  ) async -> R {
+    await Quiescence.withScopeWhereNeeded(isolation: isolation, body)
+  }
+
   /// The store behind `--data-dir DIR` (`DIR/store.json`), or one in memory.
   /// A file whose session or records are of the wrong type is set aside
   /// like a corrupt one; every failed write is reported to `warn` (the app

@@ -217,14 +217,35 @@ struct ReplTests {
     #expect(second.stdout == first.stdout)
   }
 
-  /// Runs the built `repl` binary with `arguments`, feeding it `script`.
-  func runBinary(_ arguments: [String], script: String) throws -> (status: Int32, stdout: String, stderr: String) {
+  @Test(
+    "The binary prints the flow script's golden transcript in each job-count tier it can use",
+    arguments: [
+      // The process-wide count where this build has it (Linux); the task-executor tier otherwise.
+      [:],
+      // The task-executor tier an Apple build uses, forced: the session runs in a scope of its own.
+      ["ACTORMVVM_JOB_COUNT": "task-executor"],
+    ])
+  func flowBinaryPerTier(environment: [String: String]) throws {
+    let script = try String(contentsOf: goldenDirectory.appendingPathComponent("flow.txt"), encoding: .utf8)
+    let golden = try String(contentsOf: goldenDirectory.appendingPathComponent("flow.out"), encoding: .utf8)
+    let run = try runBinary([], script: script, environment: environment)
+    #expect(run.status == 0)
+    #expect(run.stderr.isEmpty)
+    #expect(run.stdout == golden)
+  }
+
+  /// Runs the built `repl` binary with `arguments`, feeding it `script`;
+  /// `environment` is added to the test process's own.
+  func runBinary(_ arguments: [String], script: String, environment: [String: String] = [:]) throws -> (
+    status: Int32, stdout: String, stderr: String
+  ) {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
       "repl")
     try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the repl product first")
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let (input, output, errors) = (Pipe(), Pipe(), Pipe())
     process.standardInput = input
     process.standardOutput = output

@@ -74,7 +74,7 @@ public actor SessionManager: SessionUseCase {
   public func restore() async -> RestoreOutcome {
     if let session { return .restored(session.user) }
     if let restoring { return await restoring.value }
-    let task = Task { await self.renewStoredSession() }
+    let task = TaskScope.start(named: "SessionManager.restore") { await self.renewStoredSession() }
     restoring = task
     defer { restoring = nil }
     return await task.value
@@ -112,7 +112,7 @@ public actor SessionManager: SessionUseCase {
     } else {
       refreshCount += 1
       let (auth, refreshToken) = (self.auth, current.tokens.refreshToken)
-      task = Task {
+      task = TaskScope.start(named: "SessionManager.refresh") {
         do throws(LoginError) {
           return .success(try await auth.refresh(refreshToken: refreshToken))
         } catch {
