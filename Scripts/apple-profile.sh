@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Apple-SDK profile, on Linux: builds every library product, the testing
 # product and the test targets as an Apple build below OS 26 would see them,
-# then runs the tests that do not need the job count.
+# then runs the tests that do not need the process-wide job count, and the
+# client package's.
 #
 # - Public interfaces only. Xcode's SDK ships each standard-library module's
 #   public `.swiftinterface`; the Linux toolchain also ships the private one
@@ -75,3 +76,14 @@ skips=$(sed -e 's/#.*//' -e '/^ *$/d' -e 's/^/--skip /' Scripts/apple-profile-sk
 swift test "${flags[@]}" --skip-build --skip StressTests $skips $(python3 Scripts/bubble-suites.py --skip)
 # shellcheck disable=SC2046,SC2086
 swift test "${flags[@]}" --skip-build $(python3 Scripts/bubble-suites.py --filter)
+
+# The client package (an app team's targets and tests, the `@MainActor` ones
+# in parallel) built and tested against this profile of the library: its
+# suites run in test bubbles, the only job count an Apple build has.
+client=(
+  --package-path Tests/ClientPackage
+  --scratch-path "$PWD/Tests/ClientPackage/.build-apple-profile"
+  "${flags[@]:2}"
+)
+swift build "${client[@]}" --build-tests -Xswiftc -warnings-as-errors
+swift test "${client[@]}" --skip-build

@@ -275,7 +275,13 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
 
   func waitUntilCaughtUp() async {
     while !isSettled {
-      await withCheckedContinuation { settleWaiters.append($0) }
+      // Checked again where the waiter is registered: the `await` itself can
+      // let other main-actor jobs run first (in a task with an executor
+      // preference — a test bubble — it re-enqueues the task on the main
+      // actor), and one of them may be the follower that settles the model.
+      await withCheckedContinuation { waiter in
+        if isSettled { waiter.resume() } else { settleWaiters.append(waiter) }
+      }
     }
   }
 

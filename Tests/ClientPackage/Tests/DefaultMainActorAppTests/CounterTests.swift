@@ -13,7 +13,9 @@ struct FixedCounterService: CounterService {
 
 // MainActor by default, as the app's own tests would be in such a project;
 // Swift Testing runs them in parallel.
-@Suite(.timeLimit(.minutes(1))) struct CounterTests {
+// Each test in a test bubble: its clock's waits count its own work only (on an
+// Apple build, the only job count there is), and it fails if it leaves a task blocked.
+@Suite(.timeLimit(.minutes(1)), .testBubble) struct CounterTests {
   @Test func theMachineStepByStep() async {
     let tester = FeatureTester(
       Counter(service: FixedCounterService(result: .success(5)), goal: 7), initialState: .init())

@@ -4,8 +4,10 @@ import ActorMVVMUI
 import SearchScreen
 import Testing
 
+// Each test in a test bubble: its clock's waits count its own work only (on an
+// Apple build, the only job count there is), and it fails if it leaves a task blocked.
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct SearchScreenTests {
+@Suite(.timeLimit(.minutes(1)), .testBubble) struct SearchScreenTests {
   @Test func typingDebouncesAndTheLatestQueryWins() async throws {
     let clock = TestClock()
     let feature = Feature(Search(clock: clock, search: { [$0 + "!"] }), initialState: .init())
@@ -22,6 +24,11 @@ import Testing
     try await screen.model.settled()
     #expect(screen.opened == ["seoul!"])
     await feature.finish()
+  }
+
+  @Test func theClockKnowsIdleInEveryTier() {
+    // The process-wide count on Linux; the bubble's own on an Apple build.
+    #expect(TestBubble.jobCount != "none")
   }
 
   @Test func aTypedErrorIsShown() async throws {

@@ -4,8 +4,10 @@ import ActorMVVMUI
 import SignUpForm
 import Testing
 
+// Each test in a test bubble: its clock's waits count its own work only (on an
+// Apple build, the only job count there is), and it fails if it leaves a task blocked.
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct SignUpFormTests {
+@Suite(.timeLimit(.minutes(1)), .testBubble) struct SignUpFormTests {
   @Test func typingEnablesSubmitAndSuccessOpensHome() async throws {
     let feature = Feature(SignUp(register: { email, _ in "id-\(email)" }), initialState: .init())
     let screen = SignUpScreen(feature: feature)
