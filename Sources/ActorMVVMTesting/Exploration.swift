@@ -57,8 +57,9 @@ import ActorMVVM
 /// report that hits it says so: the exploration was not exhaustive).
 ///
 /// **Concurrency.** `explore()` and `replay(_:)` may be called from any
-/// task; executions run one after another, each finished (its feature's
-/// `finish()` awaited, its world closed) before the next begins. The
+/// task; executions run one after another, each finished (its world
+/// closed, its feature's `finish()` awaited, then the world's
+/// ``ExplorationWorld/atEnd(_:)`` endings) before the next begins. The
 /// invariants are called on the exploring task, between events. Cancelling
 /// the exploring task stops the exploration after the execution under way;
 /// the report then says it was not exhaustive. Exact idle is the
@@ -375,6 +376,7 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       world.close()
       await feature.finish()
       await listener.value
+      await world.runEndings()
     }
   }
 }

@@ -53,6 +53,28 @@ public final class ExplorationWorld: Sendable {
     memory.withLock { $0[key] = value }
   }
 
+  private let endings = Locked<[@Sendable () async -> Void]>([])
+
+  /// Runs `body` once the execution has ended — after its invariants were
+  /// checked and its feature finished, before the next execution begins:
+  /// how the subject's dependencies that outlive the feature (a coordinator
+  /// the harness drives, a session it opened) are ended, so an execution
+  /// leaves nothing running (a test bubble fails naming what is left).
+  /// Endings run one at a time, in the order they were registered.
+  public func atEnd(_ body: @escaping @Sendable () async -> Void) {
+    endings.withLock { $0.append(body) }
+  }
+
+  /// Runs the endings registered with ``atEnd(_:)``, once.
+  func runEndings() async {
+    for ending in endings.withLock({ endings in
+      defer { endings = [] }
+      return endings
+    }) {
+      await ending()
+    }
+  }
+
   /// Everything remembered, as text: part of a state's key.
   var rememberedDescription: String {
     memory.withLock { memory in

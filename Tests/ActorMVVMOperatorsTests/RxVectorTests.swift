@@ -410,7 +410,7 @@ struct Stubborn: AsyncSequence, Sendable {
   func makeAsyncIterator() -> Iterator { Iterator() }
 }
 
-@Suite("A cancelled consumer stops at its next next(), over an upstream that ignores cancellation")
+@Suite("A cancelled consumer stops at its next next(), over an upstream that ignores cancellation", .testBubble)
 struct CancelledConsumerTests {
   /// Takes one element, cancels its own task, then counts what else comes.
   func elementsAfterCancelling<S: AsyncSequence & Sendable>(_ sequence: S) async -> Int where S.Failure == Never {

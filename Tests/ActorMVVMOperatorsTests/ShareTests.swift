@@ -74,7 +74,7 @@ struct Scenario {
 func subscribe(
   _ shared: AsyncShareSequence<HotSource>, _ log: SubscriberLog, then: SubscriberLog? = nil, clock: TestClock
 ) -> Task<Void, Never> {
-  Task {
+  TestBubble.task {
     var logs = [log] + (then.map { [$0] } ?? [])
     while !logs.isEmpty {
       let log = logs.removeFirst()
@@ -101,7 +101,7 @@ final class TaskCell: Sendable {
 /// RxSwift's Observable+ShareReplayScopeTests.swift on `share(replay:)`:
 /// the hot source sends 1…5 at 210…250, 6 at 320, 7 at 550; subscribers
 /// at 200 and 300 are disposed at 350 and 400; a third from 500 to 600.
-@Suite("RxSwift's vectors: share(replay:) while connected")
+@Suite("RxSwift's vectors: share(replay:) while connected", .testBubble)
 struct ShareVectorTests {
   static let values: [(Int, Int)] = [(210, 1), (220, 2), (230, 3), (240, 4), (250, 5), (320, 6), (550, 7)]
 
@@ -175,7 +175,7 @@ struct ShareVectorTests {
   }
 }
 
-@Suite("share(replay:): one upstream iteration, lossless per subscriber, cancelled with the last one")
+@Suite("share(replay:): one upstream iteration, lossless per subscriber, cancelled with the last one", .testBubble)
 struct ShareTests {
   @Test("The upstream is iterated once for every subscriber, and each gets every element in order")
   func oneIterationLossless() async {
@@ -199,7 +199,7 @@ struct ShareTests {
     let clock = TestClock()
     do {
       var iterator = shared.makeAsyncIterator()
-      let first = Task { try await iterator.next() }
+      let first = TestBubble.task { try await iterator.next() }
       await clock.settle()
       xs.relay.accept(.next(1))
       #expect(try await first.value == 1)
@@ -208,7 +208,7 @@ struct ShareTests {
     await clock.settle()
     #expect(xs.running == 0)
     var again = shared.makeAsyncIterator()
-    let second = Task { try await again.next() }
+    let second = TestBubble.task { try await again.next() }
     await clock.settle()
     #expect(xs.iterations.value == 2)
     xs.relay.accept(.next(2))

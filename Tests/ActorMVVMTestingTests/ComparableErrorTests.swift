@@ -44,7 +44,7 @@ struct PostsScreen: StateMachine {
 enum StubError: Error, Equatable { case offline, denied(code: Int) }
 struct OpaqueError: Error { let reason: String }
 
-@Suite("ComparableError: untyped errors in Equatable inputs (issue #33, item 6)")
+@Suite("ComparableError: untyped errors in Equatable inputs (issue #33, item 6)", .testBubble)
 struct ComparableErrorTests {
   @Test("An input carrying an untyped error is received by value")
   func receivedByValue() async {

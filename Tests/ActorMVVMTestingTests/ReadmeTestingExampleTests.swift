@@ -47,7 +47,7 @@ struct Search: StateMachine {
   }
 }
 
-@Test("README: testing a feature with FeatureTester and TestClock")
+@Test("README: testing a feature with FeatureTester and TestClock", .testBubble)
 func readmeTestingExample() async {
   // README snippet begins
   let clock = TestClock()
@@ -66,7 +66,7 @@ func readmeTestingExample() async {
   // README snippet ends
 }
 
-@Test("README: an operator on a marble diagram")
+@Test("README: an operator on a marble diagram", .testBubble)
 func readmeMarbleExample() async {
   // README snippet begins
   let output = await Marble.run(["taps": "-a-b----c---|"]) { inputs, clock in

@@ -3,7 +3,7 @@ import ActorMVVMTesting
 import Testing
 
 /// Waits a user calls never hang silently and never lose a wake-up.
-@Suite("Waits return, and say why they gave up")
+@Suite("Waits return, and say why they gave up", .testBubble)
 struct WaitTests {
   /// A machine whose one effect never ends, as a live query does.
   struct LiveQuery: StateMachine {

@@ -149,7 +149,7 @@ struct Workspace: StateMachine {
   }
 }
 
-@Suite("Collections and optional children (issue #33)")
+@Suite("Collections and optional children (issue #33)", .testBubble)
 struct ChildScopeTests {
   @Test("A row's input reaches that row only; its result comes back to it; its output carries its id")
   func rowsAreIndependent() async {

@@ -67,7 +67,7 @@ struct SignUp: StateMachine {
   }
 }
 
-@Suite struct CompositionTests {
+@Suite(.testBubble) struct CompositionTests {
   @Test func mapTransformsInputsAndOutputsAndKeepsOrder() async {
     let effect = Effect<Int, Int>.merge(.emit(1), .run { send in send(2) }, .emit(3))
     let mapped = effect.map(input: { "input \($0)" }, output: { "output \($0)" })

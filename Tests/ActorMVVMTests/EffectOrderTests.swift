@@ -28,7 +28,7 @@ private struct CallingLoader: StateMachine {
 /// below OS 26 (the Apple-SDK profile takes that path) each run is a plain
 /// detached task and only the cases marked "both paths" are promised
 /// (Guarantees, row 5).
-@Suite("Effects start in the order of the inputs that started them")
+@Suite("Effects start in the order of the inputs that started them", .testBubble)
 struct EffectOrderTests {
   static let immediate = EffectRunner<Int, Never>.startsRunsImmediately
 

@@ -5,7 +5,7 @@ import Testing
 @testable import ActorMVVM
 
 /// The effect runner, transition by transition, without a feature around it.
-@Suite("EffectRunner")
+@Suite("EffectRunner", .testBubble)
 struct EffectRunnerTests {
   typealias Runner = EffectRunner<Int, String>
 
@@ -144,7 +144,7 @@ struct EffectRunnerTests {
   }
 }
 
-@Suite("ActivityTracker")
+@Suite("ActivityTracker", .testBubble)
 struct ActivityTrackerTests {
   struct Failure: Error {}
 

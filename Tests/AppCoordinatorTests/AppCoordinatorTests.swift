@@ -28,7 +28,7 @@ func everyoneParked() async {
   #expect(await Quiescence.untilIdle() == .idle)
 }
 
-@Suite("AppCoordinator: a second app")
+@Suite("AppCoordinator: a second app", .testBubble)
 struct SecondAppTests {
   @Test(
     "An app defined in the tests starts on its own root, reads its own links, does its own chores, reroutes its own routes"
@@ -227,7 +227,7 @@ struct NavigationStateTests {
   }
 }
 
-@Suite("AppCoordinator: causes")
+@Suite("AppCoordinator: causes", .testBubble)
 struct CoordinatorCauseTests {
   @Test(
     "A step runs under its caller's cause, an output's step under the output's: the observer reads it, and a screen it shows gets its first input under it"

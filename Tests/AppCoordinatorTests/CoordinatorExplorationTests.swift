@@ -78,7 +78,7 @@ final class CoordinatorWatch: Sendable {
   }
 }
 
-@Suite("Exploring every order: the coordinator")
+@Suite("Exploring every order: the coordinator", .testBubble)
 struct CoordinatorExplorationTests {
   static func exploration() -> Exploration<CoordinatorHarness> {
     Exploration<CoordinatorHarness>(
@@ -89,6 +89,7 @@ struct CoordinatorExplorationTests {
         "build", answers: { (_: String) -> [Result<Bool, CancellationError>] in [.success(true)] },
         whenCancelled: CancellationError())
       let coordinator = AppCoordinator(ShelfApp(counters: counters, builds: builds))
+      world.atEnd { await coordinator.finish() }  // an execution that never sent finish leaves none running
       let watch = CoordinatorWatch(world: world, counters: counters)
       world.remember(watch, as: "watch")
       return (CoordinatorHarness(coordinator: coordinator, watch: watch), .init())

@@ -90,7 +90,7 @@ struct GatedDirections: DirectionsService {
   }
 }
 
-@Suite("Directions: the screen")
+@Suite("Directions: the screen", .testBubble)
 struct DirectionsMachineTests {
   static let route = DrivingRoute(
     summary: RouteSummary(distanceMetres: 10, duration: .seconds(2), tollFare: 0, taxiFare: 4_800, fuelPrice: 1),

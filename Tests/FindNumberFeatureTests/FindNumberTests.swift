@@ -18,7 +18,7 @@ final class ScriptedNumbers: RandomNumberUseCase {
   }
 }
 
-@Suite("FindNumber: rules")
+@Suite("FindNumber: rules", .testBubble)
 struct FindNumberRuleTests {
   func tester(_ script: [Result<Int, FindNumberError>], records: GameRecords = GameRecords())
     -> (FeatureTester<FindNumberMachine>, InMemoryKeyValueStore)
@@ -157,7 +157,7 @@ final class AnsweredByTest: RandomNumberUseCase {
   }
 }
 
-@Suite("FindNumber: overlapping inputs, as the article's streams")
+@Suite("FindNumber: overlapping inputs, as the article's streams", .testBubble)
 struct FindNumberOverlapTests {
   func tester(records: GameRecords) -> (FeatureTester<FindNumberMachine>, AnsweredByTest) {
     let numbers = AnsweredByTest()
@@ -249,7 +249,7 @@ struct FailingRepository: RecordRepository {
   }
 }
 
-@Suite("FindNumber: the records machine (run by the game through a Scope)")
+@Suite("FindNumber: the records machine (run by the game through a Scope)", .testBubble)
 struct RecordsMachineTests {
   @Test("Won, lost and reset: the article's rules; every change bumps the revision and is saved")
   func rules() async throws {

@@ -40,7 +40,7 @@ extension AppCoordinator<InterviewApp> {
   }
 }
 
-@Suite("InterviewApp: flows through the coordinator")
+@Suite("InterviewApp: flows through the coordinator", .testBubble)
 struct InterviewCoordinatorFlowTests {
   @Test("start → intro → login → home")
   func startToHome() async {
@@ -322,7 +322,7 @@ struct InterviewCoordinatorFlowTests {
   }
 }
 
-@Suite("InterviewApp: lifecycle")
+@Suite("InterviewApp: lifecycle", .testBubble)
 struct InterviewLifecycleTests {
   @Test("1,000 rapid push/pop cycles with effects in flight leave nothing alive", .timeLimit(.minutes(1)))
   func pushPopChurn() async {

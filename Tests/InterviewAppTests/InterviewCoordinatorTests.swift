@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMTesting
 import AppCoordinator
 import EmbeddedBackend
 import InterviewApp
@@ -33,7 +34,7 @@ struct InterviewRouteTests {
   }
 }
 
-@Suite("InterviewApp: observers and lifecycle")
+@Suite("InterviewApp: observers and lifecycle", .testBubble)
 struct InterviewObserverTests {
   /// Changes as their log lines.
   final class Changes: Sendable {

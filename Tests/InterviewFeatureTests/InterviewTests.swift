@@ -28,7 +28,7 @@ struct Stack {
   }
 }
 
-@Suite("Interview: session and token refresh")
+@Suite("Interview: session and token refresh", .testBubble)
 struct SessionTests {
   @Test("20 concurrent requests with an expired token share exactly one refresh")
   func oneRefresh() async throws {
@@ -101,7 +101,7 @@ struct SessionTests {
   }
 }
 
-@Suite("Interview: deep links")
+@Suite("Interview: deep links", .testBubble)
 struct DeepLinkTests {
   @Test(
     "Parsing",
@@ -157,7 +157,7 @@ struct DeepLinkTests {
   }
 }
 
-@Suite("Interview: screens")
+@Suite("Interview: screens", .testBubble)
 struct InterviewScreenTests {
   @Test("Intro: restored session → home; none → login; maintenance → stays with the notice")
   func intro() async throws {
@@ -315,7 +315,7 @@ struct GatedAnalysis: AnalysisUseCase {
   func analysisReport(termNo: Int) async throws(InterviewError) -> AnalysisReport { throw .notReady }
 }
 
-@Suite("Report: activity")
+@Suite("Report: activity", .testBubble)
 struct ReportActivityTests {
   @Test("isLoading while any trigger's request is in flight, in reduce where a tester sees it")
   func loading() async {

@@ -118,7 +118,7 @@ enum SessionRules {
   }
 }
 
-@Suite("Exploring every order: the session's token refresh")
+@Suite("Exploring every order: the session's token refresh", .testBubble)
 struct SessionExplorationTests {
   @Test(
     "Any 4 of two members' logins, a request that refreshes and a logout, refreshes renewed or refused in any order: no session is stored after a logout"

@@ -6,7 +6,7 @@ import EmbeddedBackend
 import LoginFeature
 import Testing
 
-@Suite("Login")
+@Suite("Login", .testBubble)
 struct LoginTests {
   let backend = EmbeddedBackend()
   var auth: InterviewAuthService { InterviewAuthService(client: backend) }

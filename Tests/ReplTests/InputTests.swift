@@ -1,10 +1,11 @@
 import ActorMVVM
+import ActorMVVMTesting
 import Foundation
 import Testing
 
 @testable import ReplCore
 
-@Suite("REPL: input, one tokenizer for every command")
+@Suite("REPL: input, one tokenizer for every command", .testBubble)
 struct InputTests {
   @Test(
     "Any whitespace separates words: a tab or a no-break space after password sets the password; it is never printed")

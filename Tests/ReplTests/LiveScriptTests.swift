@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMNetworking
+import ActorMVVMTesting
 import AppCoordinator
 import Dispatch
 import EmbeddedBackend
@@ -34,7 +35,7 @@ struct OutsideNetwork: HTTPClient {
   }
 }
 
-@Suite("REPL: a --live script waits for the network")
+@Suite("REPL: a --live script waits for the network", .testBubble)
 struct LiveScriptTests {
   func run(_ lines: [String], network: OutsideNetwork, outsideWork: Duration?) async -> [String] {
     let clock = VirtualClock()

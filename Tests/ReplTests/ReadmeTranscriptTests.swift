@@ -1,8 +1,9 @@
+import ActorMVVMTesting
 import Foundation
 import Testing
 
 /// The README's REPL session and trace excerpt, checked against what the REPL prints.
-@Suite("README: the REPL session")
+@Suite("README: the REPL session", .testBubble)
 struct ReadmeTranscriptTests {
   static let readme = goldenDirectory.deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("README.md")

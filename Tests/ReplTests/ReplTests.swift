@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMTesting
 import AppCoordinator
 import EmbeddedBackend
 import Foundation
@@ -35,7 +36,7 @@ final class OutputLines: Sendable {
   var lines: [String] { storage.withLock { $0 } }
 }
 
-@Suite("REPL")
+@Suite("REPL", .testBubble)
 struct ReplTests {
   func compare(script: String, golden: String, json: Bool) async throws {
     let lines = try String(contentsOf: goldenDirectory.appendingPathComponent(script), encoding: .utf8)

@@ -21,7 +21,7 @@ struct HeldBackend: HTTPClient {
   }
 }
 
-@Suite("REPL: terminal mode (real time)")
+@Suite("REPL: terminal mode (real time)", .testBubble)
 struct TerminalModeTests {
   /// A line without its `+Nms ` prefix: on real time the number is whatever the wall clock said.
   static func untimed(_ line: String) -> String {
@@ -139,6 +139,7 @@ struct TerminalModeTests {
     #expect(lines.map(Self.untimed).contains(#"weather.locationName = "Seoul, South Korea""#), "\(lines)")
     #expect(!lines.contains { $0.contains("[city Chicago]") && $0.contains("Seoul") }, "\(lines)")
     #expect(!lines.contains { $0.contains("no change") }, "\(lines)")
+    await session.finish()
   }
 
   @Test(
@@ -159,6 +160,7 @@ struct TerminalModeTests {
     #expect(lines.contains("[city Seoul] weather.isLoading = false"), "\(lines)")
     #expect(!lines.contains { $0.hasPrefix("[open weather] weather.locationName = \"Seoul") }, "\(lines)")
     #expect(!lines.contains { $0.contains("no change") }, "\(lines)")
+    await session.finish()
   }
 
   @Test(
@@ -174,6 +176,7 @@ struct TerminalModeTests {
     let lines = Array(output.lines.dropFirst(before)).map(Self.untimed)
     #expect(lines.contains("[open findnumber] findnumber.isLoading = false"), "\(lines)")
     #expect(!lines.contains { $0.hasPrefix("[id alice]") || $0.hasPrefix("[help]") }, "\(lines)")
+    await session.finish()
   }
 
   @Test(

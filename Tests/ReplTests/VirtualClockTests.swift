@@ -1,10 +1,11 @@
 import ActorMVVM
 import ActorMVVMJobCount
+import ActorMVVMTesting
 import ReplCore
 import Testing
 
 /// The REPL's script clock runs on the test clock's engine: the same rules.
-@Suite("VirtualClock shares TestClock's rules")
+@Suite("VirtualClock shares TestClock's rules", .testBubble)
 struct VirtualClockTests {
   @Test("Sleepers due at one instant wake in the order they began sleeping, each settled before the next")
   func sameInstantOrder() async {
@@ -13,7 +14,7 @@ struct VirtualClockTests {
     var tasks: [Task<Void, Never>] = []
     for name in ["b", "a", "c"] {
       tasks.append(
-        Task {
+        TestBubble.task {
           try? await clock.sleep(until: .init(offset: .seconds(1)))
           for _ in 0..<5 { await Task.yield() }
           order.withLock { $0.append(name) }
@@ -29,7 +30,7 @@ struct VirtualClockTests {
   @Test("A sleep cancelled before or after it parks throws at once and stops counting")
   func cancellation() async {
     let clock = VirtualClock()
-    let sleeper = Task { try await clock.sleep(until: .init(offset: .seconds(5))) }
+    let sleeper = TestBubble.task { try await clock.sleep(until: .init(offset: .seconds(5))) }
     #expect(await Quiescence.untilIdle() == .idle)
     #expect(clock.sleeperCount == 1)
     sleeper.cancel()

@@ -4,7 +4,7 @@ import EmbeddedBackend
 import Testing
 import WeatherFeature
 
-@Suite("Weather: the screen")
+@Suite("Weather: the screen", .testBubble)
 struct WeatherMachineTests {
   let backend = EmbeddedBackend()
 
