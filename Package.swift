@@ -103,7 +103,8 @@ let package = Package(
         "ActorMVVMJobCount",
       ]),
     .testTarget(name: "ActorMVVMUITests", dependencies: ["ActorMVVMUI", "ActorMVVM", "ActorMVVMTesting"]),
-    .testTarget(name: "ActorMVVMNetworkingTests", dependencies: ["ActorMVVMNetworking"]),
+    .testTarget(
+      name: "ActorMVVMNetworkingTests", dependencies: ["ActorMVVMNetworking", "ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(name: "ActorMVVMStorageTests", dependencies: ["ActorMVVMStorage", "ActorMVVM"]),
     // Tests/Fixtures holds API payloads in the real formats; these tests read them by path.
     .testTarget(

@@ -208,7 +208,10 @@ package enum Quiescence {
         state.installed = true
         return true
       }
-      if installed { IdleWait.register { _ = await untilIdle() } }
+      if installed {
+        IdleWait.register { _ = await untilIdle() }
+        OutsideWork.register(began: scopeJobEnqueued, ended: scopeJobFinished)
+      }
       return true
     #else
       return false

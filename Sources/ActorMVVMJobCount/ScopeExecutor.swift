@@ -84,15 +84,28 @@ package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
     Quiescence.scopeJobEnqueued()
     DispatchQueue.global().async { [self] in
       job.runSynchronously(on: asUnownedTaskExecutor())
-      let ready = state.withLock { state -> [UnsafeContinuation<Quiescence.Idle, Never>] in
-        state.pending -= 1
-        guard state.pending == 0, !state.waiters.isEmpty else { return [] }
-        defer { state.waiters = [:] }
-        return Array(state.waiters.values)
-      }
-      Quiescence.scopeJobFinished()
-      for waiter in ready { waiter.resume(returning: .idle) }
+      pendingEnded()
     }
+  }
+
+  /// Outside work counts as a job from its start to its end.
+  package func outsideWorkBegan() {
+    state.withLock { $0.pending += 1 }
+    Quiescence.scopeJobEnqueued()
+  }
+
+  package func outsideWorkEnded() { pendingEnded() }
+
+  /// A job, or a unit of outside work, ended: the waiters go once none is left.
+  private func pendingEnded() {
+    let ready = state.withLock { state -> [UnsafeContinuation<Quiescence.Idle, Never>] in
+      state.pending -= 1
+      guard state.pending == 0, !state.waiters.isEmpty else { return [] }
+      defer { state.waiters = [:] }
+      return Array(state.waiters.values)
+    }
+    Quiescence.scopeJobFinished()
+    for waiter in ready { waiter.resume(returning: .idle) }
   }
 
   /// A probe: runs its path with `executor` preferred, returns once done.

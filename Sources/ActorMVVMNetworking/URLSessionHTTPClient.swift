@@ -15,6 +15,9 @@ import Foundation
 /// - **Cancellation:** cancelling the calling task cancels the transfer
 ///   itself (`URLSessionTask.cancel()`), and `send` throws ``HTTPError/cancelled``.
 /// - **Secrets:** errors carry URL error codes, never the request URL.
+/// - **Virtual time:** a request in flight is outside work
+///   (`withOutsideWork(isolation:_:)`): in a test, virtual time waits for its
+///   answer instead of moving while it is on the wire.
 public actor URLSessionHTTPClient: HTTPClient {
   private let session: URLSession
 
@@ -39,24 +42,27 @@ public actor URLSessionHTTPClient: HTTPClient {
     }
     defer { watchdog.cancel() }
     do {
-      return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-          let task = session.dataTask(with: urlRequest) { data, response, error in
-            if let error {
-              continuation.resume(throwing: Self.map(error, timedOut: transfer.timedOut))
-            } else if let http = response as? HTTPURLResponse {
-              var headers: [String: String] = [:]
-              for case (let name as String, let value as String) in http.allHeaderFields { headers[name] = value }
-              continuation.resume(
-                returning: HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
-            } else {
-              continuation.resume(throwing: HTTPError.invalidResponse)
+      // On the wire the job count sees nothing: a test's virtual time waits for the answer.
+      return try await withOutsideWork {
+        try await withTaskCancellationHandler {
+          try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+            let task = session.dataTask(with: urlRequest) { data, response, error in
+              if let error {
+                continuation.resume(throwing: Self.map(error, timedOut: transfer.timedOut))
+              } else if let http = response as? HTTPURLResponse {
+                var headers: [String: String] = [:]
+                for case (let name as String, let value as String) in http.allHeaderFields { headers[name] = value }
+                continuation.resume(
+                  returning: HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
+              } else {
+                continuation.resume(throwing: HTTPError.invalidResponse)
+              }
             }
+            transfer.start(task)
           }
-          transfer.start(task)
+        } onCancel: {
+          transfer.cancel(timedOut: false)
         }
-      } onCancel: {
-        transfer.cancel(timedOut: false)
       }
     } catch let error as HTTPError {
       throw error

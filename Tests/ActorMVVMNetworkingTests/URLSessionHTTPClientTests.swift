@@ -1,4 +1,6 @@
+import ActorMVVM
 import ActorMVVMNetworking
+import ActorMVVMTesting
 import Foundation
 import Testing
 
@@ -203,5 +205,28 @@ struct RedactionTests {
     #expect(throws: HTTPError.invalidURL("https://example.com:bad")) {
       try HTTPRequest(host: "example.com", path: ":bad")
     }
+  }
+}
+
+/// The real client in a test bubble: a request is outside work.
+@Suite("URLSessionHTTPClient and virtual time", .testBubble)
+struct URLSessionVirtualTimeTests {
+  let server: FakeAPIServer
+
+  init() throws { server = try FakeAPIServer() }
+
+  @Test("A request on the wire holds virtual time's idle open: settle() returns once its answer has landed")
+  func requestHoldsIdleOpen() async throws {
+    let client = URLSessionHTTPClient()
+    let slow = try HTTPRequest(
+      scheme: "http", host: "127.0.0.1", port: server.port, path: "/slow", query: [("ms", "100")], timeout: .seconds(5))
+    let landed = Locked(false)
+    let sending = TestBubble.task {
+      _ = try? await client.send(slow)
+      landed.withLock { $0 = true }
+    }
+    #expect(await TestClock().settle())
+    #expect(landed.withLock { $0 }, "settle() took the request on the wire for idle")
+    await sending.value
   }
 }

@@ -125,4 +125,9 @@ package protocol TaskScopeLedger: Sendable {
   func taskStarted(_ name: String) -> UInt64
   /// The task of `entry` returned.
   func taskEnded(_ entry: UInt64)
+  /// Outside work (``withOutsideWork(isolation:_:)``) started in the scope:
+  /// it holds the scope's idle open like a job until it ends.
+  func outsideWorkBegan()
+  /// Outside work started in the scope ended.
+  func outsideWorkEnded()
 }
