@@ -281,3 +281,137 @@ struct ChildScopeTests {
     await tester.finish()
   }
 }
+
+/// A row whose `ping` is throttled: the first ping in a window starts at
+/// once, a second is held for the window's end. Each waits on `gate`, which
+/// ignores cancellation, as a request on the wire would.
+struct PingRow: StateMachine {
+  let gate: TestGate
+  let clock: TestClock
+  struct State: Equatable, Sendable, Identifiable {
+    let id: Int
+    var pongs = 0
+  }
+  enum Input: Equatable, Sendable {
+    case ping
+    case pong
+    case save
+  }
+  typealias Output = Never
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    let gate = self.gate
+    switch input {
+    case .ping:
+      return .throttle(id: "ping", for: .seconds(1), clock: clock) { send in
+        await gate.wait()
+        send(.pong)
+      }
+    case .save:
+      return .run { send in
+        await gate.wait()
+        send(.pong)
+      }
+    case .pong:
+      state.pongs += 1
+      return .none
+    }
+  }
+}
+
+struct PingList: StateMachine {
+  struct State: Equatable, Sendable {
+    var rows: [PingRow.State] = []
+    var detail: PingRow.State?
+  }
+  enum Input: Equatable, Sendable {
+    case row(Int, PingRow.Input)
+    case detail(PingRow.Input)
+    case remove(Int)
+    case close
+  }
+  typealias Output = Never
+  let rows: ForEachScope<State, Input, Never, PingRow>
+  let detail: IfLetScope<State, Input, Never, PingRow>
+
+  init(gate: TestGate, clock: TestClock) {
+    let row = PingRow(gate: gate, clock: clock)
+    rows = ForEachScope(
+      row, state: \State.rows, input: { if case .row(let id, let input) = $0 { (id, input) } else { nil } },
+      embed: Input.row)
+    detail = IfLetScope(
+      row, state: \State.detail, input: { if case .detail(let input) = $0 { input } else { nil } },
+      embed: Input.detail)
+  }
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    rows.reduce(into: &state, input) { state, input in
+      detail.reduce(into: &state, input) { state, input in
+        switch input {
+        case .remove(let id): state.rows.removeAll { $0.id == id }
+        case .close: state.detail = nil
+        case .row, .detail: break
+        }
+        return .none
+      }
+    }
+  }
+}
+
+@Suite("Scoped children's throttled runs (issue #47)", .testBubble)
+struct ScopedThrottleTests {
+  @Test("Removing a row cancels its throttled runs, admitted and held, with its plain run")
+  func removedRowCancelsThrottledRuns() async {
+    let (gate, clock) = (TestGate(), TestClock())
+    let feature = Feature(
+      PingList(gate: gate, clock: clock), initialState: .init(rows: [.init(id: 1), .init(id: 2)]))
+    feature.send(.row(1, .ping))  // admitted: starts now
+    feature.send(.row(1, .ping))  // held for the window's end
+    feature.send(.row(1, .save))
+    feature.send(.row(2, .save))
+    await feature.flush()
+    #expect(await feature.runningEffectCount == 4)
+    feature.send(.remove(1))
+    await feature.flush()
+    #expect(await feature.runningEffectCount == 1)  // row 2's save only
+    gate.open()
+    await feature.idle()
+    #expect(await feature.state.rows == [.init(id: 2, pongs: 1)])
+    await feature.finish()
+  }
+
+  @Test("Dismissing an optional child cancels its throttled runs, admitted and held")
+  func dismissedChildCancelsThrottledRuns() async {
+    let (gate, clock) = (TestGate(), TestClock())
+    let feature = Feature(PingList(gate: gate, clock: clock), initialState: .init(detail: .init(id: 7)))
+    feature.send(.detail(.ping))
+    feature.send(.detail(.ping))
+    feature.send(.detail(.save))
+    await feature.flush()
+    #expect(await feature.runningEffectCount == 3)
+    feature.send(.close)
+    await feature.flush()
+    #expect(await feature.runningEffectCount == 0)
+    gate.open()
+    await feature.idle()
+    #expect(await feature.state.detail == nil)
+    await feature.finish()
+  }
+
+  @Test("A row's held throttled run that has started is cancelled with the row")
+  func removedRowCancelsStartedHeldRun() async {
+    let (gate, clock) = (TestGate(), TestClock())
+    let feature = Feature(PingList(gate: gate, clock: clock), initialState: .init(rows: [.init(id: 1)]))
+    feature.send(.row(1, .ping))
+    feature.send(.row(1, .ping))
+    await feature.flush()
+    await clock.advance(by: .seconds(1))  // the held run starts and waits on the gate
+    #expect(await feature.runningEffectCount == 2)
+    feature.send(.remove(1))
+    await feature.flush()
+    #expect(await feature.runningEffectCount == 0)
+    gate.open()
+    await feature.idle()
+    await feature.finish()
+  }
+}

@@ -221,18 +221,26 @@ extension Effect {
       return .merge(
         effects.map { $0.map(input: input, output: output, namespace: namespace, identifyingAll: identifyingAll) })
     case .run(let run):
-      let identified =
-        identifyingAll && run.id == nil
-        ? Run(id: AnyCancelID(ChildRunID()), priority: run.priority, onFinish: run.onFinish, operation: run.operation)
-        : run
+      let identified = identifyingAll ? run.identified : run
       return Effect<ParentInput, ParentOutput>(kind: .run(identified.map(input: input, id: scoped)))
     case .throttle(let throttled):
+      // An admitted throttled run starts as a plain run: it needs an id of
+      // its own as much as one, so a child's removal reaches it too.
+      let run = identifyingAll ? throttled.run.identified : throttled.run
       return Effect<ParentInput, ParentOutput>(
         kind: .throttle(
           .init(
             id: scoped(throttled.id), latest: throttled.latest, window: throttled.window,
-            run: throttled.run.map(input: input, id: scoped))))
+            run: run.map(input: input, id: scoped))))
     }
+  }
+}
+
+extension Effect.Run {
+  /// This run with a unique id (``ChildRunID``) if it has none.
+  @inlinable
+  var identified: Self {
+    id == nil ? Self(id: AnyCancelID(ChildRunID()), priority: priority, onFinish: onFinish, operation: operation) : self
   }
 }
 
