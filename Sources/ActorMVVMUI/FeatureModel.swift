@@ -38,7 +38,9 @@ import Observation
 ///   or a later one), as `Feature` publishes state before its outputs.
 ///   Outputs emitted before the model was created are not delivered, and
 ///   are not waited for: the model counts outputs from its own
-///   subscription.
+///   subscription. Under a bounded `outputBuffering` the feature drops the
+///   outputs its policy does not keep while the model is behind: those are
+///   never delivered, and the waits count them as done.
 /// - **Bindings.** A ``binding(_:send:)`` write shows at once; once the
 ///   feature has reduced the input it sent, the model shows the feature's
 ///   published state again — so a write the machine refuses or transforms
@@ -75,6 +77,9 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   let registrar = ObservationRegistrar()
   var fields: [AnyKeyPath: FieldObservation<Machine>] = [:]
   var deliveredOutputs = 0
+  /// Outputs the feature's bounded output buffering dropped before this
+  /// model could deliver them (`outputBuffering`); 0 when unbounded.
+  var droppedOutputs = 0
   /// The feature's output count when this model subscribed: outputs before
   /// it are not this model's to deliver.
   var outputBaseline = 0
@@ -82,7 +87,8 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   /// while it shows a binding's local write not yet reduced.
   var appliedVersion: UInt64?
   var appliedStates = 0
-  var settleWaiters: [CheckedContinuation<Void, Never>] = []
+  var settleWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+  var nextWaiter: UInt64 = 0
   var followers: [Task<Void, Never>] = []
   /// The subscriptions made in `init`, until ``start()`` iterates them.
   var unstarted: (states: StateRelay<State>.Values, outputs: EventRelay<Output>.Values)?
@@ -136,9 +142,11 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
         }
       },
       Task { [weak self] in
-        for await output in outputs {
+        var iterator = outputs.makeAsyncIterator()
+        while let output = await iterator.next(isolation: #isolation) {
           guard let self else { return }
           self.applyPublished()
+          self.droppedOutputs = iterator.droppedCount
           self.deliveredOutputs += 1
           self.onOutput?(output)
           self.resumeSettledWaiters()
@@ -273,14 +281,23 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
     await waitUntilCaughtUp()
   }
 
+  /// Returns once the model is settled, or at once when the calling task
+  /// is cancelled.
   func waitUntilCaughtUp() async {
-    while !isSettled {
-      // Checked again where the waiter is registered: the `await` itself can
-      // let other main-actor jobs run first (in a task with an executor
-      // preference — a test bubble — it re-enqueues the task on the main
-      // actor), and one of them may be the follower that settles the model.
-      await withCheckedContinuation { waiter in
-        if isSettled { waiter.resume() } else { settleWaiters.append(waiter) }
+    while !isSettled, !Task.isCancelled {
+      let id = nextWaiter
+      nextWaiter &+= 1
+      await withTaskCancellationHandler {
+        // Checked again where the waiter is registered: the `await` itself can
+        // let other main-actor jobs run first (in a task with an executor
+        // preference — a test bubble — it re-enqueues the task on the main
+        // actor), and one of them may be the follower that settles the model.
+        await withCheckedContinuation { waiter in
+          if isSettled || Task.isCancelled { waiter.resume() } else { settleWaiters[id] = waiter }
+        }
+      } onCancel: {
+        // Runs after the registration above if it races it: both are on the main actor.
+        Task { @MainActor [weak self] in self?.settleWaiters.removeValue(forKey: id)?.resume() }
       }
     }
   }
@@ -298,7 +315,7 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   /// version (not `==`, which a `NaN` in the state breaks).
   var isSettled: Bool {
     resyncs == 0 && appliedVersion == feature.versionedPublishedState.version
-      && deliveredOutputs >= feature.emittedOutputCount - outputBaseline
+      && deliveredOutputs + droppedOutputs >= feature.emittedOutputCount - outputBaseline
   }
 
   /// Binding writes whose reduction the model has not yet caught up with.
@@ -328,8 +345,8 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
 
   func resumeSettledWaiters() {
     guard !settleWaiters.isEmpty, isSettled else { return }
-    let waiters = settleWaiters
-    settleWaiters = []
+    let waiters = settleWaiters.values
+    settleWaiters = [:]
     for waiter in waiters { waiter.resume() }
   }
 

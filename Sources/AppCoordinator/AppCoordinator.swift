@@ -360,15 +360,24 @@ public actor AppCoordinator<App: CoordinatedApp> {
       let id = ObjectIdentifier(feature)
       // In a test bubble the listener prefers the bubble's counting executor.
       let listener = TaskScope.start(named: "AppCoordinator listener of \(route)") { [weak self] in
-        var number = 0
-        for await output in outputs {
+        // The output's number in emission order: those received, and those
+        // the screen's bounded output buffering dropped for this listener.
+        var (received, number) = (0, 0)
+        var iterator = outputs.makeAsyncIterator()
+        while let output = await iterator.next() {
           guard let self else { return }
-          number += 1
+          received += 1
+          let position = received + iterator.droppedCount
+          while number < position - 1 {  // a dropped output's cause is never asked for
+            number += 1
+            _ = feature.takeOutputCause(number: number)
+          }
+          number = position
           // The output's step runs under the cause it was emitted under.
           await Cause.with(feature.takeOutputCause(number: number)) {
             await self.receive(output, from: route, screen: id)
           }
-          progress.handledOne()
+          progress.handled(upTo: number)
         }
       }
       if let input = screen.firstInput { screen.feature.send(input) }  // after subscribing to its outputs

@@ -66,3 +66,74 @@ struct EventRelayBufferingTests {
     #expect(kept == [4, 5])
   }
 }
+
+/// A bounded policy against `AsyncStream`'s of the same name, with the
+/// subscriber parked when the events arrive: the first event goes straight
+/// to the waiting consumer and does not count against the bound.
+///
+/// The expected values are `AsyncStream`'s: it resumes a waiting consumer
+/// with the element directly and buffers only what comes after. (An
+/// `AsyncStream` consumer's `next` leaves the caller's actor before it
+/// parks, so the same harness cannot order one deterministically; it
+/// printed these values whenever the consumer was parked in time.)
+///
+/// Deterministic: the consumer and the producer run on one actor. The
+/// consumer opens `parked` and parks in the same job (its `next` is isolated
+/// to the actor: no hop), so the producer, waiting on `parked`, reaches the
+/// actor only once the consumer has parked; and the consumer, resumed by
+/// the first event, runs only once the producer's job has given all five.
+@Suite("EventRelay's bounded policies match AsyncStream's (issue #47)")
+struct EventRelayParkedBufferingTests {
+  actor Stage {
+    func consume<S: AsyncSequence<Int, Never> & Sendable>(_ sequence: S, parked: TestGate) async -> [Int] {
+      var seen: [Int] = []
+      parked.open()
+      for await n in sequence { seen.append(n) }
+      return seen
+    }
+
+    func produce(_ body: @Sendable () -> Void) { body() }
+  }
+
+  func delivered<S: AsyncSequence<Int, Never> & Sendable>(
+    _ sequence: S, produce: @escaping @Sendable () -> Void
+  ) async -> [Int] {
+    let (stage, parked) = (Stage(), TestGate())
+    async let seen = stage.consume(sequence, parked: parked)
+    await parked.wait()
+    await stage.produce(produce)
+    return await seen
+  }
+
+  func relayDelivers(_ policy: EventRelay<Int>.BufferingPolicy) async -> [Int] {
+    let relay = EventRelay<Int>(counters: LifetimeCounters(), bufferingPolicy: policy)
+    return await delivered(relay.values) {
+      for n in 1...5 { relay.accept(n) }
+      relay.finish()
+    }
+  }
+
+  /// A policy by its shared name: its bound, `nil` for unbounded.
+  enum Policy: Sendable, CustomTestStringConvertible {
+    case newest(Int), oldest(Int), unbounded
+    var relay: EventRelay<Int>.BufferingPolicy {
+      switch self {
+      case .newest(let n): .bufferingNewest(n)
+      case .oldest(let n): .bufferingOldest(n)
+      case .unbounded: .unbounded
+      }
+    }
+    var testDescription: String { "\(self)" }
+  }
+
+  @Test(
+    "The handed-off event, then what the bound keeps of the backlog",
+    arguments: [
+      (Policy.newest(2), [1, 4, 5]), (.newest(1), [1, 5]), (.oldest(2), [1, 2, 3]), (.oldest(1), [1, 2]),
+      (.unbounded, [1, 2, 3, 4, 5]),
+    ])
+  func parked(_ policy: Policy, expected: [Int]) async {
+    let relay = await relayDelivers(policy.relay)
+    #expect(relay == expected)
+  }
+}

@@ -26,7 +26,7 @@ struct LayoutTests {
     #expect(MemoryLayout<Mailbox<Machine>.State>.size == 43)
     // The relay: value and version, counters, the slot table (inline slot
     // last), then `finished` in its tail.
-    #expect(MemoryLayout<SubscriberTable<StateRelay<Machine.State>.Policy>>.size == 68)
-    #expect(MemoryLayout<SubscriberSlot<UInt64>?>.size == 27)
+    #expect(MemoryLayout<SubscriberTable<StateRelay<Machine.State>.Policy>>.size == 66)
+    #expect(MemoryLayout<SubscriberSlot<UInt64>?>.size == 25)
   }
 }

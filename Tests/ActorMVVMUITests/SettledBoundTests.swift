@@ -151,6 +151,37 @@ struct LiveFeed: StateMachine {
   }
 }
 
+/// A machine that emits 1…n for input n, in one transition.
+struct Burst: StateMachine {
+  typealias State = Int
+  func reduce(into state: inout Int, _ input: Int) -> Effect<Int, Int> {
+    state += 1
+    return .merge((1...input).map { .emit($0) })
+  }
+}
+
+@MainActor
+@Suite("settled() over bounded outputs (issue #47)", .testBubble)
+struct LossyOutputSettledTests {
+  @Test("settled() returns once the model has delivered what the bound kept", .timeLimit(.minutes(1)))
+  func settlesAfterABurst() async throws {
+    let feature = Feature(Burst(), initialState: 0, outputBuffering: .bufferingNewest(1))
+    var delivered: [Int] = []
+    let model = FeatureModel(feature) { delivered.append($0) }  // subscribed; not started
+    // A burst while the model has not started reading: the bound keeps the newest.
+    feature.send(5)
+    await feature.flush()
+    try await model.settled(timeout: .seconds(1))
+    #expect(delivered == [5])
+    #expect(model.state == 1)
+    model.send(2)
+    try await model.settled(timeout: .seconds(1))
+    #expect(delivered.suffix(1) == [2])
+    await feature.finish()
+    try await model.settled(timeout: .seconds(1))
+  }
+}
+
 @Suite("Feature.idle() returns when its task is cancelled")
 struct IdleCancellationTests {
   @Test("A cancelled idle() returns though an effect never ends", .timeLimit(.minutes(1)))

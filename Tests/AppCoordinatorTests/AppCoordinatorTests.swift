@@ -256,3 +256,31 @@ struct CoordinatorCauseTests {
     await app.finish()
   }
 }
+
+@Suite("AppCoordinator.settle over a screen whose outputs are bounded (issue #47)", .testBubble)
+struct LossyScreenSettleTests {
+  @Test(
+    "settle(timeout:) returns once the coordinator has handled what the bound kept of a burst",
+    .timeLimit(.minutes(1)))
+  func settlesAfterABurst() async throws {
+    let counters = LifetimeCounters()
+    let app = AppCoordinator(ShelfApp(counters: counters, outputBuffering: .bufferingNewest(1)))
+    await app.start()
+    try await app.settle(timeout: .seconds(1))
+    do {
+      let shelf = try #require(await app.screens.first?.1.feature(ShelfMachine.self))
+      // The listener takes the first output and is held building its tally…
+      let hold = app.app.dependencies.holds.hold(.tally(1))
+      shelf.send(.linkReceived(start: 1))
+      await hold.began.wait()
+      // …while a burst arrives: the bound keeps the newest, 4, and drops 2 and 3.
+      shelf.send(.linksReceived(starts: [2, 3, 4]))
+      await shelf.flush()
+      hold.release.open()
+    }
+    try await app.settle(timeout: .seconds(1))
+    #expect(await app.state.stack == [.shelf, .tally(1), .tally(4)])
+    await app.finish()
+    await counters.waitForFeatures(atMost: 0)
+  }
+}

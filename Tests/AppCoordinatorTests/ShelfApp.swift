@@ -12,7 +12,11 @@ import Foundation
 
 /// The shelf: the app's root. A link asks it to open a tally; it remembers which.
 struct ShelfMachine: StateMachine {
-  enum Input: Sendable, Equatable { case linkReceived(start: Int) }
+  enum Input: Sendable, Equatable {
+    case linkReceived(start: Int)
+    /// Several links at once: one output each, in one transition.
+    case linksReceived(starts: [Int])
+  }
   enum Output: Sendable, Equatable { case openTally(start: Int) }
   struct State: Equatable, Sendable { var opened: [Int] = [] }
 
@@ -21,6 +25,9 @@ struct ShelfMachine: StateMachine {
     case .linkReceived(let start):
       state.opened.append(start)
       return .emit(.openTally(start: start))
+    case .linksReceived(let starts):
+      state.opened += starts
+      return .merge(starts.map { .emit(.openTally(start: $0)) })
     }
   }
 }
@@ -65,6 +72,8 @@ actor Catalog {
 struct ShelfDependencies: Sendable {
   let catalog = Catalog()
   let counters: LifetimeCounters
+  /// How many outputs each screen keeps for a listener that falls behind.
+  var outputBuffering: EventRelay<Never>.BufferingPolicy = .unbounded
   /// Builds a test holds on purpose (``BuildHolds``).
   let holds = BuildHolds()
   /// When exploring: every build waits for the explorer to let it finish.
@@ -77,7 +86,13 @@ struct ShelfDependencies: Sendable {
   {
     await holds.pass(route)
     if let builds { _ = try? await builds("\(route)") }
-    return Feature(machine, initialState: initialState, counters: counters)
+    let buffering: EventRelay<Machine.Output>.BufferingPolicy =
+      switch outputBuffering {
+      case .unbounded: .unbounded
+      case .bufferingOldest(let count): .bufferingOldest(count)
+      case .bufferingNewest(let count): .bufferingNewest(count)
+      }
+    return Feature(machine, initialState: initialState, counters: counters, outputBuffering: buffering)
   }
 }
 
@@ -199,9 +214,13 @@ struct ShelfApp: CoordinatedApp {
   let flow = ShelfFlow()
   let dependencies: ShelfDependencies
 
-  init(counters: LifetimeCounters = LifetimeCounters(), builds: ExploredCall<String, Bool, CancellationError>? = nil) {
+  init(
+    counters: LifetimeCounters = LifetimeCounters(), builds: ExploredCall<String, Bool, CancellationError>? = nil,
+    outputBuffering: EventRelay<Never>.BufferingPolicy = .unbounded
+  ) {
     var dependencies = ShelfDependencies(counters: counters)
     dependencies.builds = builds
+    dependencies.outputBuffering = outputBuffering
     self.dependencies = dependencies
   }
 

@@ -11,7 +11,11 @@
 ///   backlog grows until it catches up; nothing is lost), or bounded,
 ///   keeping the oldest or the newest events of a backlog that is full (the
 ///   others are dropped for that subscriber alone; the order of what is
-///   kept is the order accepted). A subscriber drains its whole backlog in
+///   kept is the order accepted). As with `AsyncStream`'s policies of the
+///   same names, an event that arrives while the subscriber is parked
+///   waiting for it is handed to it and does not count against the bound:
+///   with `.bufferingNewest(2)`, a parked subscriber given 1…5 at once reads
+///   1, 4, 5. A subscriber drains its whole backlog in
 ///   one lock acquisition per wake-up, so catching up is cheap.
 /// - **Termination:** a subscription ends after ``finish()`` once it has
 ///   drained what was accepted before; when the consuming task is
@@ -27,22 +31,39 @@
 /// ``values`` is the relay's own sequence (fastest); ``stream`` is the same
 /// subscription as an `AsyncStream`. Both register when the property is read.
 public final class EventRelay<Value: Sendable>: Sendable {
-  /// A subscriber's backlog: lossless delivery.
+  /// A subscriber's backlog, and how many events its bound dropped since
+  /// the subscriber last took it (always 0 when unbounded).
+  @usableFromInline
+  struct Backlog {
+    @usableFromInline var items: [Value] = []
+    @usableFromInline var dropped = 0
+
+    @inlinable init() {}
+  }
+
+  /// A subscriber's backlog: delivery in order, lossless unless bounded.
   @usableFromInline
   enum Policy: SubscriberPolicy {
     @usableFromInline typealias Shared = Void
-    @usableFromInline typealias Payload = [Value]
-    @usableFromInline typealias Delivery = [Value]
+    @usableFromInline typealias Payload = Backlog
+    @usableFromInline typealias Delivery = Backlog
 
+    /// Moves the backlog's events into `taken` (whose items are empty) and
+    /// adds its drops to `taken`'s. A drop happens only while the backlog
+    /// holds events, so every drop is handed over by a later take.
     @inlinable @inline(__always)
-    static func take(_ shared: Void, _ backlog: inout [Value], into items: inout [Value]) -> Bool {
-      guard !backlog.isEmpty else { return false }
-      swap(&backlog, &items)
+    static func take(_ shared: Void, _ backlog: inout Backlog, into taken: inout Backlog) -> Bool {
+      guard !backlog.items.isEmpty else { return false }
+      swap(&backlog.items, &taken.items)
+      if backlog.dropped != 0 {
+        taken.dropped &+= backlog.dropped
+        backlog.dropped = 0
+      }
       return true
     }
 
     @inlinable @inline(__always)
-    static func hasPending(_ shared: Void, _ backlog: [Value]) -> Bool { !backlog.isEmpty }
+    static func hasPending(_ shared: Void, _ backlog: Backlog) -> Bool { !backlog.items.isEmpty }
   }
 
   @usableFromInline typealias Subscription = Subscriber<Policy>
@@ -117,7 +138,7 @@ public final class EventRelay<Value: Sendable>: Sendable {
     if limit != 0 { return acceptBounded(event) }
     let waiters = storage.withLock { table -> Wakeups<Void> in
       guard !table.finished else { return Wakeups() }
-      return table.wakeAll { $0.append(event) }
+      return table.wakeAll { $0.items.append(event) }
     }
     waiters.resume(returning: ())
   }
@@ -130,12 +151,22 @@ public final class EventRelay<Value: Sendable>: Sendable {
     let limit = self.limit
     let waiters = storage.withLock { table -> Wakeups<Void> in
       guard !table.finished else { return Wakeups() }
-      return table.wakeAll { backlog in
+      return table.wakeAll { slot, parked in
+        // As `AsyncStream`: an event for a parked consumer is handed to it
+        // and is not part of the bounded backlog behind it.
+        if slot.payload.items.isEmpty { slot.handedOff = parked }
+        if parked { return slot.payload.items.append(event) }
+        let handed = slot.handedOff ? 1 : 0
+        let buffered = slot.payload.items.count - handed
         if limit > 0 {
-          if backlog.count < limit { backlog.append(event) }
+          if buffered < limit { slot.payload.items.append(event) } else { slot.payload.dropped &+= 1 }
         } else {
-          if backlog.count >= -limit { backlog.removeFirst(backlog.count + limit + 1) }
-          backlog.append(event)
+          if buffered >= -limit {
+            let excess = buffered + limit + 1
+            slot.payload.items.removeSubrange(handed..<(handed + excess))
+            slot.payload.dropped &+= excess
+          }
+          slot.payload.items.append(event)
         }
       }
     }
@@ -150,12 +181,12 @@ public final class EventRelay<Value: Sendable>: Sendable {
 
   /// A new subscription as this relay's own sequence. Registered now.
   @inlinable
-  public var values: Values { Values(subscription: Subscription(storage: storage, payload: [])) }
+  public var values: Values { Values(subscription: Subscription(storage: storage, payload: Backlog())) }
 
   /// A new subscription as an `AsyncStream`. Registered now.
   @inlinable
   public var stream: AsyncStream<Value> {
-    let cursor = StreamCursor(subscription: Subscription(storage: storage, payload: []))
+    let cursor = StreamCursor(subscription: Subscription(storage: storage, payload: Backlog()))
     return AsyncStream(unfolding: { await cursor.next() })
   }
 
@@ -185,11 +216,23 @@ public final class EventRelay<Value: Sendable>: Sendable {
       @usableFromInline let subscription: Subscription
       @usableFromInline let checksCancellation: Bool
       @usableFromInline var batch = Batch<Value>()
+      @usableFromInline var dropped = 0
 
       @inlinable init(subscription: Subscription, checksCancellation: Bool) {
         self.subscription = subscription
         self.checksCancellation = checksCancellation
       }
+
+      /// How many events the relay's bounded ``BufferingPolicy`` dropped for
+      /// this subscriber among those accepted before it last refilled (0
+      /// when unbounded). With the events this iterator has returned, it
+      /// accounts for every event accepted for the subscriber once the
+      /// iterator has drained them: `returned + droppedCount` is the
+      /// subscriber's position in what was accepted, which a consumer that
+      /// counts events (to know it has caught up) uses under a lossy policy.
+      /// A drop is counted at the next refill after it, never lost: it only
+      /// happens while events are waiting to be taken.
+      @inlinable public var droppedCount: Int { dropped }
 
       /// The next element, or nil once the sequence has ended (see the sequence's contract).
       @inlinable @inline(__always)
@@ -210,11 +253,13 @@ public final class EventRelay<Value: Sendable>: Sendable {
           batch = Batch()
           return nil
         }
+        var taken = Backlog()
         batch.reset()
-        guard
-          await subscription.next(into: &batch.items, checkingCancellation: checksCancellation, isolation: actor)
-        else { return nil }
-        return batch.pop()
+        swap(&taken.items, &batch.items)  // the emptied storage, to reuse
+        let more = await subscription.next(into: &taken, checkingCancellation: checksCancellation, isolation: actor)
+        swap(&taken.items, &batch.items)
+        dropped &+= taken.dropped
+        return more ? batch.pop() : nil
       }
     }
   }
@@ -234,10 +279,11 @@ public final class EventRelay<Value: Sendable>: Sendable {
       // every `next()` itself and then ends, releasing this cursor
       // (`RelayAndOperatorEdgeTests.eventRelayCancelledWithBacklog`).
       if let event = batch.withLock({ $0.pop() }) { return event }
-      var items = batch.withLock { $0.takeStorage() }
-      guard await subscription.next(into: &items, isolation: nil) else { return nil }
+      var taken = Backlog()
+      taken.items = batch.withLock { $0.takeStorage() }
+      guard await subscription.next(into: &taken, isolation: nil) else { return nil }
       return batch.withLock { batch in
-        batch.items = items
+        batch.items = taken.items
         return batch.pop()
       }
     }

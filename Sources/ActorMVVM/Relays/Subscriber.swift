@@ -28,12 +28,41 @@ struct SubscriberSlot<Payload> {
   @usableFromInline let id: UInt64
   @usableFromInline var payload: Payload
   @usableFromInline var waiter: UnsafeContinuation<Void, Never>?
-  @usableFromInline var cancelled = false
+  /// The flags below, one bit each, in one byte.
+  @usableFromInline var flags: UInt8 = 0
+
+  @inlinable @inline(__always)
+  func flag(_ bit: UInt8) -> Bool { flags & bit != 0 }
+
+  @inlinable @inline(__always)
+  mutating func set(_ bit: UInt8, _ value: Bool) {
+    if value { flags |= bit } else { flags &= ~bit }
+  }
+
+  /// Cancelled: its next `next()` ends it.
+  @inlinable var cancelled: Bool {
+    get { flag(1) }
+    set { set(1, newValue) }
+  }
   /// Set by the first `makeAsyncIterator()` over this subscription.
-  @usableFromInline var iterated = false
+  @inlinable var iterated: Bool {
+    get { flag(2) }
+    set { set(2, newValue) }
+  }
   /// Iterated by an operator's pump, which stops on its own when the
   /// operator ends: its iterator skips the per-element cancellation check.
-  @usableFromInline var pumped = false
+  @inlinable var pumped: Bool {
+    get { flag(4) }
+    set { set(4, newValue) }
+  }
+  /// A bounded ``EventRelay``'s: the backlog's first event was handed to
+  /// the consumer parked when it arrived, so it does not count against the
+  /// bound (as `AsyncStream` resumes a waiting consumer with it directly).
+  /// Meaningful while the backlog is not empty.
+  @inlinable var handedOff: Bool {
+    get { flag(8) }
+    set { set(8, newValue) }
+  }
 
   @inlinable init(id: UInt64, payload: Payload) {
     self.id = id
@@ -66,6 +95,21 @@ struct SubscriberTable<Policy: SubscriberPolicy> {
     var waiters = Wakeups<Void>()
     slots.forEach { slot in
       update(&slot.payload)
+      if let waiter = slot.waiter {
+        slot.waiter = nil
+        waiters.append(waiter)
+      }
+    }
+    return waiters
+  }
+
+  /// ``wakeAll(_:)`` for a bounded relay, whose `update` is told whether the
+  /// subscriber is parked (waiting for its next event) when it runs.
+  @inlinable
+  mutating func wakeAll(_ update: (inout SubscriberSlot<Policy.Payload>, _ parked: Bool) -> Void) -> Wakeups<Void> {
+    var waiters = Wakeups<Void>()
+    slots.forEach { slot in
+      update(&slot, slot.waiter != nil)
       if let waiter = slot.waiter {
         slot.waiter = nil
         waiters.append(waiter)

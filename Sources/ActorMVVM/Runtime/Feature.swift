@@ -277,7 +277,9 @@ public final actor Feature<Machine: StateMachine> {
   public nonisolated var outputValues: EventRelay<Output>.Values { outputRelay.values }
 
   /// Outputs emitted so far. A listener that has handled this many outputs
-  /// has caught up (how the coordinator knows navigation has settled).
+  /// has caught up (how the coordinator knows navigation has settled); under
+  /// a bounded `outputBuffering`, count the outputs its iterator reports
+  /// dropped (`EventRelay.Values.Iterator.droppedCount`) as handled.
   @inlinable
   public nonisolated var emittedOutputCount: Int { mailbox.emittedCount }
 
