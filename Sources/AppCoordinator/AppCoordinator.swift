@@ -139,7 +139,9 @@ public actor AppCoordinator<App: CoordinatedApp> {
   /// - Returns: ``DeepLinkDisposition/delivered`` when the flow's step had
   ///   commands, ``DeepLinkDisposition/kept`` when it had none (the flow
   ///   kept the link for later), ``DeepLinkDisposition/refused`` once
-  ///   finished.
+  ///   finished — including by a ``finish()`` that began while the link's
+  ///   step performed its chores or built its screens (it committed
+  ///   nothing; observers are told `refused` too).
   /// - Throws: the flow's error for a text that is not one of its links;
   ///   nothing navigates.
   @discardableResult
@@ -208,11 +210,13 @@ public actor AppCoordinator<App: CoordinatedApp> {
   // MARK: Steps
 
   /// One flow step: reduce `event`, apply its commands. Returns how many
-  /// commands it had, or nil when refused.
+  /// commands it had, or nil when refused (before its turn, or by a
+  /// ``finish()`` that began while it performed its chores or built its
+  /// screens: it committed nothing).
   private func step(_ what: String, _ event: FlowEvent<App.Flow.Link>) async -> Int? {
     await turn(what, refused: nil) {
       let commands = app.flow.reduce(into: &flowState, event, navigation: state)
-      await apply(commands, what: what)
+      guard await apply(commands, what: what) else { return nil }
       return commands.count
     }
   }
@@ -256,7 +260,9 @@ public actor AppCoordinator<App: CoordinatedApp> {
   /// order (awaiting); then, unless ``finish()`` began meanwhile, every
   /// command committed with no suspension; then the removed screens
   /// finished. A stale step finishes what it built and commits nothing.
-  private func apply(_ commands: [NavigationCommand<App.Flow.Chore>], what: String) async {
+  /// Returns whether it committed.
+  @discardableResult
+  private func apply(_ commands: [NavigationCommand<App.Flow.Chore>], what: String) async -> Bool {
     var built: [Int: Screen] = [:]
     for (index, command) in commands.enumerated() where lifecycle != .finished {
       switch command {
@@ -268,13 +274,14 @@ public actor AppCoordinator<App: CoordinatedApp> {
     guard lifecycle != .finished else {
       for screen in built.values { await screen.finish() }
       report(.refused(what))
-      return
+      return false
     }
     var ended: [Entry] = []
     for (index, command) in commands.enumerated() {
       commit(command, built: built[index], ending: &ended)
     }
     for entry in ended { await end(entry) }
+    return true
   }
 
   /// Commits one command: synchronous, so a step's commit is atomic.

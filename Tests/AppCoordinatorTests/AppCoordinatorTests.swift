@@ -173,6 +173,24 @@ struct AppCoordinatorStepTests {
     #expect(counters.effects == 0 && counters.subscriptions == 0 && counters.bindings == 0)
   }
 
+  @Test("finish() while a deep link's step performs its chore: nothing commits; handle(deepLink:) says refused")
+  func finishWhileDeepLinkChore() async throws {
+    let (app, log, counters) = await startShelf()
+    let hold = app.app.dependencies.linkHolds.hold(.tally(8))
+    async let handling = app.handle(deepLink: "tally://open?start=8")
+    await hold.began.wait()  // the step holds the turn, inside its chore
+    async let finishing: Void = app.finish()
+    await everyoneParked()  // finish has begun and waits for the turn
+    #expect(await app.lifecycle == .finished)
+    hold.release.open()
+    let disposition = try await handling
+    await finishing
+    #expect(log.all == ["→ root shelf [shelf | -]", "refused deeplink"])
+    #expect(disposition == .refused)
+    #expect(await app.screens.isEmpty)
+    await counters.waitForFeatures(atMost: 0)
+  }
+
   @Test("start() twice, at once or one after the other: the app starts once")
   func startTwice() async {
     let app = AppCoordinator(ShelfApp())

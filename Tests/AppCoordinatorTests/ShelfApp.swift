@@ -76,6 +76,8 @@ struct ShelfDependencies: Sendable {
   var outputBuffering: EventRelay<Never>.BufferingPolicy = .unbounded
   /// Builds a test holds on purpose (``BuildHolds``).
   let holds = BuildHolds()
+  /// Deep links' chores a test holds on purpose, keyed by the tally the link asks for.
+  let linkHolds = BuildHolds()
   /// When exploring: every build waits for the explorer to let it finish.
   var builds: ExploredCall<String, Bool, CancellationError>?
 
@@ -170,7 +172,11 @@ struct ShelfFlow: AppFlow {
     var keptLink: Int?
   }
 
-  enum Chore: Equatable, Sendable { case record(String) }
+  enum Chore: Equatable, Sendable {
+    case record(String)
+    /// Notes a link as received (a test can hold it: ``ShelfDependencies/linkHolds``).
+    case receiveLink(Int)
+  }
 
   var initialState: State { State() }
 
@@ -196,7 +202,7 @@ struct ShelfFlow: AppFlow {
         state.keptLink = start
         return []
       }
-      return [.send(Payload(ShelfMachine.Input.linkReceived(start: start)), to: .shelf)]
+      return [.perform(.receiveLink(start)), .send(Payload(ShelfMachine.Input.linkReceived(start: start)), to: .shelf)]
     case .output(let output):
       if case .openTally(let start)? = output.as(ShelfMachine.Output.self) {
         return [.perform(.record("tally \(start)")), .show(.tally(start))]
@@ -229,6 +235,7 @@ struct ShelfApp: CoordinatedApp {
   func perform(_ chore: ShelfFlow.Chore) async {
     switch chore {
     case .record(let line): await dependencies.catalog.record(line)
+    case .receiveLink(let start): await dependencies.linkHolds.pass(.tally(start))
     }
   }
 }
