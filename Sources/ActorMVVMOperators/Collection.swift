@@ -522,6 +522,8 @@ where
       case .no, .ended:
         return nil
       }
+      // Cancelled while it waited: nil (and nil forever), not a late answer.
+      guard !Task.isCancelled else { return nil }
       if element != nil { passThrough = live }
       return element
     }

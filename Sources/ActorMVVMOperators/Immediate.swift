@@ -14,7 +14,13 @@ import ActorMVVM
 ///   elements and end when they start, and pump only the other upstreams
 ///   in tasks of their own; if only one other is left, the consumer pulls
 ///   it itself, in its task and isolation, as `map` pulls its base: no task
-///   at all, and no element of it can arrive before the immediate ones.
+///   at all, and no element of it can arrive before the immediate ones
+///   (but in `merge(replaying, just)`, where Rx's order puts the replaying
+///   upstream's current element first). A consumer cancelled while it
+///   waits for that upstream gets nil, never a late element; since a pull
+///   in place cannot be abandoned, the nil comes when the upstream answers
+///   (at once for ActorMVVM's relays, which answer a cancellation), where
+///   the operator with tasks returns it at once.
 ///
 /// Conform a sequence of your own only if it keeps this contract: its
 /// iterator never suspends and yields exactly `immediateElements`.

@@ -17,7 +17,16 @@ import ActorMVVM
 ///   they stop being pulled.
 /// - **With an `AsyncJust`** (Rx's `just`) on either side: its element
 ///   first, then the other upstream, pulled by the consumer in its own task
-///   with no task, lock or buffer (a `map`-like pass-through).
+///   with no task, lock or buffer (a `map`-like pass-through) — except that
+///   a first upstream that replays (a `ReplayingAsyncSequence` with a
+///   current element, a `StateRelay`'s values) gives its current element
+///   before the just's, as Rx subscribes in argument order and a
+///   `BehaviorRelay` emits inside `subscribe`. A consumer cancelled while
+///   it waits for the other upstream gets nil once that upstream answers
+///   (an in-place pull cannot be abandoned; ActorMVVM's relays answer a
+///   cancellation at once), never the late element.
+/// - **Two upstreams that both replay** are pulled by two tasks, and which
+///   current element comes first is not defined (Rx: the first's).
 @inlinable
 public func merge<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>(
   _ a: A, _ b: B
@@ -45,9 +54,10 @@ where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
   /// Makes this sequence's iterator (see the type's contract for when work
   /// starts). With one upstream an ``AsyncJust`` and the other not, the
   /// iterator passes through: the just's element first (as the operator
-  /// delivers an immediate upstream's elements before any other's), then
-  /// the other upstream pulled in place by the consumer, with no task,
-  /// lock or machine per element. The casts fold when specialised.
+  /// delivers an immediate upstream's elements before any other's; after a
+  /// replaying first upstream's current element), then the other upstream
+  /// pulled in place by the consumer, with no task, lock or machine per
+  /// element. The casts fold when specialised.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
     var iterator = Iterator(a: a, b: b)
@@ -60,6 +70,8 @@ where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
       iterator.pending = second
       iterator.liveA = a.makeAsyncIterator()
       iterator.route = .passA
+      // Rx subscribes to `a` first: a replaying `a` emits its element then.
+      iterator.liveFirst = replaysNow(a)
     default: break
     }
     return iterator
@@ -81,6 +93,9 @@ where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
     @usableFromInline var pending: Element?
     @usableFromInline var liveA: A.AsyncIterator?
     @usableFromInline var liveB: B.AsyncIterator?
+    /// Passing `a` through when `a` replays: its first element comes
+    /// before the just's.
+    @usableFromInline var liveFirst = false
 
     /// Merging through the machine, passing one upstream through, or over.
     @usableFromInline
@@ -123,12 +138,25 @@ where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
       let live = route
       route = .ended  // until the live upstream has answered: an error or the end leaves it so
       guard !Task.isCancelled else { return nil }
+      if liveFirst {  // set only when passing `a` through
+        liveFirst = false
+        let first = try await liveA!.next(isolation: actor)
+        guard !Task.isCancelled else { return nil }
+        if let first {
+          route = live
+          return first
+        }
+        defer { pending = nil }  // `a` ended at once: the just's element, then the end
+        return pending
+      }
       if let element = pending {
         pending = nil
         route = live
         return element
       }
       let element = live == .passA ? try await liveA!.next(isolation: actor) : try await liveB!.next(isolation: actor)
+      // Cancelled while it waited: nil (and nil forever), not a late answer.
+      guard !Task.isCancelled else { return nil }
       if element != nil { route = live }
       return element
     }

@@ -13,11 +13,19 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - **Finishes** at the first sample (an element or the end of
   ///   `sampler`) after `self` has finished — emitting the latest element
   ///   first if one is pending — or when `sampler` ends after `self` has.
-  ///   If `sampler` ends while `self` goes on, nothing samples again and
-  ///   the sequence never finishes (as in Rx): end it by cancelling.
+  ///   If `sampler` ends while `self` goes on, nothing samples again until
+  ///   `self` ends; then the latest element, if one arrived since the last
+  ///   sample, is emitted and the sequence finishes. (Rx never completes
+  ///   there. The two ends reach the operator from two tasks, which cannot
+  ///   tell which came first; finishing is Rx's outcome whenever `self`
+  ///   ended first.) Until then, end it by cancelling.
   /// - **Errors:** the first error from either sequence is thrown at once.
   /// - **Start:** both sequences are iterated, each in its own task, from
-  ///   the first `next()`; `self` first, as Rx subscribes.
+  ///   the first `next()`; `self` first, as Rx subscribes. A `self` that
+  ///   replays (a `ReplayingAsyncSequence` with a current element, a
+  ///   `StateRelay`'s values) hands that element to the operator before
+  ///   `sampler` is iterated at all, so a sampler that replays too samples
+  ///   it, as in Rx.
   /// - **Cancellation:** cancelling the consuming task ends the sequence at
   ///   its next `next()`; that, or dropping the iterator, cancels both tasks.
   /// - **After the end:** once it has returned nil or thrown, `next()`
@@ -78,7 +86,24 @@ where Base.Element: Sendable, Sampler.Element: Sendable, Base.Failure == Sampler
     /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      let defaultValue = self.defaultValue
+      if reader.isStarted { return try await reader.next(failure: Failure.self, isolation: actor) }
+      let (base, sampler, defaultValue) = (self.base, self.sampler, self.defaultValue)
+      if replaysNow(base) {
+        // Only `self` is pumped; the machine asks for the sampler's pump
+        // once `self`'s first event is in (its current element, in Rx's order).
+        return try await reader.next(
+          start: {
+            let core = OperatorCore(Machine(defaultValue: defaultValue, samplerWaits: true))
+            core.spawn { core in
+              await pump(base, into: core, wrap: { .element($0) }, end: { .baseEnded($0) }) { _, core in
+                core.spawn { core in
+                  await pump(sampler, into: core, wrap: { _ in .sample }, end: { .samplerEnded($0) }) { _, _ in }
+                }
+              }
+            }
+            return core
+          }, failure: Failure.self, isolation: actor)
+      }
       return try await reader.next(
         base, wrap: { .element($0) }, end: { .baseEnded($0) },
         sampler, wrap: { _ in .sample }, end: { .samplerEnded($0) },
@@ -98,28 +123,43 @@ struct SampleStateMachine<Element: Sendable>: OperatorStateMachine {
     case samplerEnded((any Error)?)
   }
 
-  @usableFromInline typealias Command = Never
+  /// Start iterating the sampler: asked for once, at the base's first
+  /// event, when the sampler waits for it (a replaying base).
+  @usableFromInline enum Command: Sendable, Equatable { case subscribeSampler }
 
   @usableFromInline let defaultValue: Element?
   @usableFromInline var latest: Element?
   @usableFromInline var baseEnded = false
+  @usableFromInline var samplerEnded = false
+  /// The sampler is not iterated until the base's first event.
+  @usableFromInline var samplerWaits: Bool
 
-  @inlinable init(defaultValue: Element?) { self.defaultValue = defaultValue }
+  @inlinable init(defaultValue: Element?, samplerWaits: Bool = false) {
+    self.defaultValue = defaultValue
+    self.samplerWaits = samplerWaits
+  }
 
   @inlinable
-  mutating func handle(_ event: Event, output: inout OperatorOutput<Element>) -> Never? {
+  mutating func handle(_ event: Event, output: inout OperatorOutput<Element>) -> Command? {
     switch event {
     case .element(let element):
       latest = element
     case .baseEnded(nil):
       baseEnded = true
+      if samplerEnded {  // nothing samples any more: the latest, if new, then the end
+        if let latest { output.emit(latest) }
+        output.finish()
+      }
     case .sample, .samplerEnded(nil):  // the sampler's end samples too, as in Rx
+      if case .samplerEnded = event { samplerEnded = true }
       emitSample(&output)
       if baseEnded { output.finish() }
     case .baseEnded(let error?), .samplerEnded(let error?):
       output.fail(error)
     }
-    return nil
+    guard samplerWaits else { return nil }
+    samplerWaits = false
+    return .subscribeSampler
   }
 
   @inlinable

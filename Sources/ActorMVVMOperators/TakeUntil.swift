@@ -11,7 +11,11 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - **Errors:** an error from `self`, or from `trigger` before it has
   ///   produced, is thrown at once.
   /// - **Start:** both sequences are iterated, each in its own task, from
-  ///   the first `next()`; `trigger` first, as Rx subscribes.
+  ///   the first `next()`; `trigger` first, as Rx subscribes. A `trigger`
+  ///   that replays (a `ReplayingAsyncSequence` with a current element, a
+  ///   `StateRelay`'s values) fires as it is subscribed, as a
+  ///   `BehaviorRelay` does in Rx: the sequence ends at once and `self` is
+  ///   never iterated.
   /// - **Cancellation:** cancelling the consuming task ends the sequence at
   ///   its next `next()`; that, the end, or dropping the iterator cancels
   ///   both tasks.
@@ -69,7 +73,10 @@ where Base.Element: Sendable, Trigger.Element: Sendable, Base.Failure == Trigger
     /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      try await reader.next(
+      // Rx subscribes to the trigger first, and a replaying one fires then:
+      // the sequence ends before `self` is iterated at all.
+      if !reader.isStarted, replaysNow(trigger) { return reader.end() }
+      return try await reader.next(
         trigger, wrap: { _ in .triggered }, end: { .triggerEnded($0) },
         base, wrap: { .element($0) }, end: { .baseEnded($0) },
         make: { Machine() }, isolation: actor)

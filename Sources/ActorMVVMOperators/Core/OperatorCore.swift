@@ -581,3 +581,19 @@ extension OperatorReader {
       }, failure: A.Failure.self, isolation: actor)
   }
 }
+
+/// Whether `sequence` is a `ReplayingAsyncSequence` with a current element:
+/// an iteration started now begins with it, as Rx's `BehaviorRelay` emits
+/// inside `subscribe`. Operators that subscribe in Rx's order use it to
+/// order that first element before another upstream's. (The cast folds
+/// when specialised.)
+@inlinable
+func replaysNow<Sequence: AsyncSequence>(_ sequence: Sequence) -> Bool {
+  guard let replaying = sequence as? any ReplayingAsyncSequence else { return false }
+  return hasCurrentElement(replaying)
+}
+
+@inlinable
+func hasCurrentElement<Replaying: ReplayingAsyncSequence>(_ sequence: Replaying) -> Bool {
+  sequence.currentElement != nil
+}

@@ -1,0 +1,139 @@
+import ActorMVVM
+import ActorMVVMOperators
+import ActorMVVMTestSupport
+import ActorMVVMTesting
+import Testing
+
+/// A replaying upstream whose iteration is slow to hand its current element
+/// over (a pump that has not run yet, under load): it has `current` now,
+/// but its iterator returns it only after 1 s on `clock`, then stays
+/// silent until cancelled.
+struct SlowReplay: ReplayingAsyncSequence, Sendable {
+  typealias Element = Int
+  typealias Failure = Never
+  let current: Int
+  let clock: TestClock
+  var currentElement: Int? { current }
+  func makeAsyncIterator() -> Iterator { Iterator(current: current, clock: clock) }
+  struct Iterator: AsyncIteratorProtocol {
+    var current: Int?
+    let clock: TestClock
+    mutating func next() async -> Int? {
+      do { try await clock.sleep(for: current == nil ? .seconds(3600) : .seconds(1)) } catch { return nil }
+      defer { current = nil }
+      return current
+    }
+  }
+}
+
+/// 1 at once; the second pull opens `pulled`, then answers 2 only when
+/// `answer` opens, ignoring cancellation: a stubborn, late upstream.
+struct LateAnswer: AsyncSequence, Sendable {
+  typealias Element = Int
+  typealias Failure = Never
+  let pulled: TestGate
+  let answer: TestGate
+  func makeAsyncIterator() -> Iterator { Iterator(pulled: pulled, answer: answer) }
+  struct Iterator: AsyncIteratorProtocol {
+    let pulled: TestGate
+    let answer: TestGate
+    var count = 0
+    mutating func next() async -> Int? {
+      count += 1
+      if count == 2 {
+        pulled.open()
+        await answer.wait()
+      }
+      return count
+    }
+  }
+}
+
+/// Rx subscribes in argument order, and a `BehaviorRelay` emits inside
+/// `subscribe`: operators over a replaying upstream keep that order
+/// whatever the threads do (issue #47).
+@Suite("Operators over replaying upstreams keep Rx's subscription order (issue #47)", .testBubble)
+struct ReplayOrderTests {
+  @Test("merge(replaying, just) begins with the replayed element, as Rx; merge(just, replaying) with the just's")
+  func mergeReplayingThenJust() async {
+    let relay = StateRelay(5)
+    relay.finish()  // a later subscription gets 5, then the end
+    #expect(await Array(merge(relay.values, AsyncJust(0))) == [5, 0])
+    #expect(await Array(merge(AsyncJust(0), relay.values)) == [0, 5])
+  }
+
+  @Test("sample: the sampler is iterated once a replaying source's current element is in")
+  func sampleReplayingSource() async {
+    let clock = TestClock()
+    let sampled = SlowReplay(current: 5, clock: clock).sample(StateRelay(0).values, defaultValue: -1)
+    let consumer = TestBubble.task {
+      var iterator = sampled.makeAsyncIterator()
+      return await iterator.next()
+    }
+    await clock.advance(by: .seconds(1), expectingSleepers: 1)
+    #expect(await consumer.value == 5)
+  }
+
+  @Test("take(until:): a replaying trigger ends it before any element of the source")
+  func takeUntilReplayingTrigger() async {
+    let trigger = SlowReplay(current: 0, clock: TestClock())
+    var iterator = StateRelay(5).values.take(until: trigger).makeAsyncIterator()
+    #expect(await iterator.next() == nil)
+    #expect(await iterator.next() == nil)
+  }
+
+  @Test("sample over two finished relays: the source's value, then the end, whichever pump runs first")
+  func sampleFinishedRelays() async {
+    let (source, sampler) = (StateRelay(5), StateRelay(0))
+    source.finish()
+    sampler.finish()
+    #expect(await Array(source.values.sample(sampler.values)) == [5])
+  }
+
+  @Test("take(until:) under a replaying relay: nothing of the source, whichever pump runs first")
+  func takeUntilReplayingRelay() async {
+    let source = StateRelay(5)
+    source.finish()
+    let trigger = StateRelay(0)
+    #expect(await Array(source.values.take(until: trigger.values)) == [])
+  }
+
+  @Test(
+    "sample: the sampler's end handled before the source's still finishes, with what came since",
+    .timeLimit(.minutes(1)))
+  func sampleEndsOutOfOrder() async {
+    let clock = TestClock()
+    let (source, feed) = AsyncStream<Int>.makeStream()
+    let sampler = EventRelay<Int>()
+    sampler.finish()
+    let sampled = source.sample(sampler.values)
+    let consumer = TestBubble.task { await Array(sampled) }
+    await clock.settle()  // the sampler's end is handled
+    feed.yield(7)
+    feed.finish()
+    #expect(await consumer.value == [7])
+  }
+
+  @Test(
+    "Passing through, a consumer cancelled while it waits gets nil, not the late answer: combineLatest, merge, zip")
+  func passThroughCancelledWhileWaiting() async {
+    func run<S: AsyncSequence<Int, Never> & Sendable>(_ make: @escaping @Sendable (LateAnswer) -> S) async -> [Int?] {
+      let (pulled, answer) = (TestGate(), TestGate())
+      let sequence = make(LateAnswer(pulled: pulled, answer: answer))
+      let consumer = TestBubble.task {
+        var iterator = sequence.makeAsyncIterator()
+        var seen: [Int?] = []
+        for _ in 0..<3 { seen.append(await iterator.next(isolation: nil)) }  // cancelled while the second waits
+        return seen
+      }
+      await pulled.wait()
+      consumer.cancel()
+      answer.open()
+      return await consumer.value
+    }
+    let one = AsyncJust(0)
+    #expect(await run { combineLatest(one, one, one, $0).map(\.3) } == [1, nil, nil])
+    #expect(await run { merge($0, one) } == [0, 1, nil])
+    #expect(await run { zip(one, $0).map(\.1) } == [1, nil, nil])
+  }
+}
