@@ -110,3 +110,111 @@ struct TakeUntilStateMachine<Element: Sendable>: OperatorStateMachine {
     return nil
   }
 }
+
+/// Whether ``AsyncSequence/take(until:behavior:)`` emits the element that
+/// ends it: RxSwift's `TakeBehavior`.
+public enum TakeUntilBehavior: Sendable, Equatable {
+  /// The element that satisfies the predicate ends the sequence unemitted.
+  case exclusive
+  /// The element that satisfies the predicate is emitted, then the sequence ends.
+  case inclusive
+}
+
+extension AsyncSequence {
+  /// Emits the elements of `self` until one satisfies `predicate`, then
+  /// finishes: Rx's `take(until:behavior:)` with a predicate (`prefix(while:)`
+  /// with the condition negated, plus the inclusive form).
+  ///
+  /// ```swift
+  /// for try await status in uploads.take(until: { $0.isFinal }, behavior: .inclusive) { show(status) }
+  /// ```
+  ///
+  /// - **Finishes** at the first element that satisfies `predicate`
+  ///   (emitting it first with `.inclusive`), or when `self` finishes.
+  /// - **Errors:** an error from `self`, or one `predicate` throws, is
+  ///   thrown at once.
+  /// - **Runs** in the consumer's task, pulling `self` directly; no task,
+  ///   nothing buffered. A cancelled consumer gets nil at its next `next()`,
+  ///   even if `self` ignores cancellation.
+  /// - **After the end:** once it has returned nil or thrown, `next()`
+  ///   returns nil forever, whatever `self` would do.
+  @inlinable
+  public func take(
+    until predicate: @escaping @Sendable (Element) throws(Failure) -> Bool, behavior: TakeUntilBehavior = .exclusive
+  ) -> AsyncTakeUntilPredicateSequence<Self> {
+    AsyncTakeUntilPredicateSequence(base: self, predicate: predicate, behavior: behavior)
+  }
+}
+
+/// The sequence returned by `take(until:behavior:)`.
+public struct AsyncTakeUntilPredicateSequence<Base: AsyncSequence>: AsyncSequence {
+  /// The type of the elements.
+  public typealias Element = Base.Element
+  /// The type of error iteration can throw.
+  public typealias Failure = Base.Failure
+
+  @usableFromInline let base: Base
+  @usableFromInline let predicate: @Sendable (Element) throws(Failure) -> Bool
+  @usableFromInline let behavior: TakeUntilBehavior
+
+  @inlinable init(
+    base: Base, predicate: @escaping @Sendable (Element) throws(Failure) -> Bool, behavior: TakeUntilBehavior
+  ) {
+    self.base = base
+    self.predicate = predicate
+    self.behavior = behavior
+  }
+
+  /// Makes this sequence's iterator; nothing starts until its first `next()`.
+  @inlinable
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(base: base.makeAsyncIterator(), predicate: predicate, behavior: behavior)
+  }
+
+  /// The iterator: one consumer at a time; the contract is the sequence's.
+  public struct Iterator: AsyncIteratorProtocol {
+    @usableFromInline var base: Base.AsyncIterator
+    @usableFromInline let predicate: @Sendable (Element) throws(Failure) -> Bool
+    @usableFromInline let behavior: TakeUntilBehavior
+    @usableFromInline var done = false
+
+    @inlinable init(
+      base: Base.AsyncIterator, predicate: @escaping @Sendable (Element) throws(Failure) -> Bool,
+      behavior: TakeUntilBehavior
+    ) {
+      self.base = base
+      self.predicate = predicate
+      self.behavior = behavior
+    }
+
+    /// The next element, or nil once the sequence has ended (see the sequence's contract).
+    @inlinable
+    public mutating func next() async throws(Failure) -> Element? {
+      try await next(isolation: nil)
+    }
+
+    /// `next()` for a caller isolated to `actor`, which it resumes on without an extra hop.
+    @inlinable
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+      guard !done, !Task.isCancelled else { return end() }
+      do {
+        // A cancelled consumer stops here, even over an upstream that ignores cancellation.
+        guard let element = try await base.next(isolation: actor), !Task.isCancelled else { return end() }
+        guard try predicate(element) else { return element }
+        done = true
+        return behavior == .inclusive ? element : nil
+      } catch {
+        done = true
+        throw error
+      }
+    }
+
+    @inlinable
+    mutating func end() -> Element? {
+      done = true
+      return nil
+    }
+  }
+}
+
+extension AsyncTakeUntilPredicateSequence: Sendable where Base: Sendable {}

@@ -32,7 +32,7 @@ import Testing
 ///   inputs are discarded exactly as a `Feature` does. An input sent
 ///   through a `Send` after its operation returned fails the test (a
 ///   `Feature` would discard it).
-/// - ``record(_:)`` keeps every value a field takes, transition by
+/// - ``record(_:_:)`` keeps every value a field takes, transition by
 ///   transition (RxTest's `TestableObserver` for one field of state).
 /// - ``finish(timeout:sourceLocation:)`` waits for running effects to
 ///   return (bounded by `timeout`), then fails for every output, fed-back
@@ -76,7 +76,7 @@ public actor FeatureTester<Machine: StateMachine> {
   private var pendingReceived: [(input: Input, before: State, after: State)] = []
   /// Inputs sent after their run returned, to report from the test's task.
   private var lateInputs: [Input] = []
-  /// What ``record(_:)`` asked for: each is told every state a reduce made.
+  /// What ``record(_:_:)`` asked for: each is told every state a reduce made.
   private var recorders: [(State) -> Void] = []
   private let exhaustivity: Exhaustivity
   private let clock: TestClock?
@@ -306,10 +306,17 @@ public actor FeatureTester<Machine: StateMachine> {
   /// …
   /// #expect(saveEnabled.values == [true, false, true])
   /// ```
+  ///
+  /// With `.everyTransition`, every reduce records the field's value, equal
+  /// or not: what a ReactiveSwift property with `skipRepeats: false`
+  /// emits, for a field the machine sets on every event (a page of results
+  /// that may come back equal, a count re-announced). One transition still
+  /// records one value: a blip inside one reduce (`false → true`) is not
+  /// state, so emit it as an output and assert it with `expectOutput`.
   public func record<Value: Equatable & Sendable>(
-    _ field: @escaping @Sendable (State) -> Value
+    _ field: @escaping @Sendable (State) -> Value, _ mode: RecordingMode = .changes
   ) -> TransitionRecorder<Value> {
-    let recorder = TransitionRecorder(first: field(current))
+    let recorder = TransitionRecorder(first: field(current), keepsRepeats: mode == .everyTransition)
     recorders.append { state in recorder.append(field(state)) }
     return recorder
   }
@@ -483,22 +490,35 @@ public actor FeatureTester<Machine: StateMachine> {
 }
 
 /// The values one field of a ``FeatureTester``'s state took, transition by
-/// transition (see ``FeatureTester/record(_:)``). Read ``values`` from any
+/// transition (see ``FeatureTester/record(_:_:)``). Read ``values`` from any
 /// task; the tester appends as it reduces.
 public final class TransitionRecorder<Value: Equatable & Sendable>: Sendable {
   private let recorded: Locked<[Value]>
+  private let keepsRepeats: Bool
 
-  init(first: Value) { recorded = Locked([first]) }
+  init(first: Value, keepsRepeats: Bool) {
+    recorded = Locked([first])
+    self.keepsRepeats = keepsRepeats
+  }
 
   /// Every value so far, oldest first: the value when recording began,
-  /// then each change (a reduce that leaves the field equal records nothing).
+  /// then each change (a reduce that leaves the field equal records
+  /// nothing), or, recording `.everyTransition`, the value after each reduce.
   public var values: [Value] { recorded.withLock { $0 } }
 
   func append(_ value: Value) {
     recorded.withLock { values in
-      if values.last != value { values.append(value) }
+      if keepsRepeats || values.last != value { values.append(value) }
     }
   }
+}
+
+/// What ``FeatureTester/record(_:_:)`` records of a field.
+public enum RecordingMode: Sendable, Equatable {
+  /// Each value that differs from the one before (the default).
+  case changes
+  /// The value after every reduce, equal to the one before or not.
+  case everyTransition
 }
 
 /// Messages from effects, collected under a lock until the tester reads them.

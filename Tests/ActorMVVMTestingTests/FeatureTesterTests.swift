@@ -293,3 +293,47 @@ struct NonExhaustiveTesterTests {
     }
   }
 }
+
+/// A paginator that re-announces its page on every load, equal or not (a
+/// ReactiveSwift property with `skipRepeats: false`).
+struct Pager: StateMachine {
+  struct State: Equatable, Sendable {
+    var page: [String] = []
+    var loads = 0
+  }
+  enum Input: Equatable, Sendable {
+    case loaded([String])
+    case scrolled
+  }
+  typealias Output = Never
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .loaded(let page):
+      state.page = page
+      state.loads += 1
+    case .scrolled: break
+    }
+    return .none
+  }
+}
+
+@Suite("record: every transition's value (issue #47)", .testBubble)
+struct RecordEveryTransitionTests {
+  @Test("`.everyTransition` records equal values too, one per reduce; the default records changes")
+  func everyTransition() async {
+    let tester = FeatureTester(Pager(), initialState: .init())
+    let pages = await tester.record(\.page, .everyTransition)
+    let changes = await tester.record(\.page)
+    await tester.send(.loaded([])) { $0.loads = 1 }
+    await tester.send(.loaded(["a"])) {
+      $0.page = ["a"]
+      $0.loads = 2
+    }
+    await tester.send(.loaded(["a"])) { $0.loads = 3 }
+    await tester.send(.scrolled)
+    #expect(pages.values == [[], [], ["a"], ["a"], ["a"]])
+    #expect(changes.values == [[], ["a"]])
+    await tester.finish()
+  }
+}

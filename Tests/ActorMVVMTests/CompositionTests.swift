@@ -252,3 +252,71 @@ struct ScopedIDTests {
     await feature.finish()
   }
 }
+
+/// A search box whose outputs its parent routes: a submission is heard as
+/// the parent's own input, a clear is dropped.
+struct SearchBox: StateMachine {
+  struct State: Equatable, Sendable { var text = "" }
+  enum Input: Equatable, Sendable {
+    case typed(String)
+    case returnPressed
+    case clearTapped
+  }
+  enum Output: Equatable, Sendable {
+    case submitted(String)
+    case cleared
+  }
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    switch input {
+    case .typed(let text):
+      state.text = text
+      return .none
+    case .returnPressed: return .emit(.submitted(state.text))
+    case .clearTapped:
+      state.text = ""
+      return .emit(.cleared)
+    }
+  }
+}
+
+struct SearchPage: StateMachine {
+  struct State: Equatable, Sendable {
+    var search = SearchBox.State()
+    var lastQuery: String?
+  }
+  enum Input: Equatable, Sendable {
+    case search(SearchBox.Input)
+    case searchSubmitted(String)
+  }
+  typealias Output = Never
+
+  let search: Scope<State, Input, Never, SearchBox> = Scope(
+    SearchBox(), state: \State.search,
+    input: { if case .search(let input) = $0 { input } else { nil } }, embed: Input.search,
+    routeOutput: { output in
+      switch output {
+      case .submitted(let query): .send(.searchSubmitted(query))  // the parent reduces it
+      case .cleared: .drop
+      }
+    })
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    if let effect = search.reduce(into: &state, input) { return effect }
+    if case .searchSubmitted(let query) = input { state.lastQuery = query }
+    return .none
+  }
+}
+
+@Suite("A parent routes its child's outputs (issue #47)", .testBubble)
+struct ScopeOutputRouteTests {
+  @Test("A child's output is heard as the parent's input, or dropped; the parent emits nothing")
+  func routed() async {
+    let tester = FeatureTester(SearchPage(), initialState: .init())
+    await tester.send(.search(.typed("swift"))) { $0.search.text = "swift" }
+    await tester.send(.search(.returnPressed))
+    await tester.receive(.searchSubmitted("swift")) { $0.lastQuery = "swift" }
+    await tester.send(.search(.clearTapped)) { $0.search.text = "" }  // dropped: nothing to assert
+    await tester.finish()
+  }
+}

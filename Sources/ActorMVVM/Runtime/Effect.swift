@@ -209,17 +209,35 @@ extension Effect {
     namespace: () -> AnyCancelID?,
     identifyingAll: Bool = false
   ) -> Effect<ParentInput, ParentOutput> {
+    map(input: input, route: { .emit(output($0)) }, namespace: namespace, identifyingAll: identifyingAll)
+  }
+
+  /// ``map(input:output:namespace:identifyingAll:)`` with each output
+  /// routed (``ChildOutputRoute``): emitted as a parent output, sent back as
+  /// a parent input (a run with no id that sends it), or dropped.
+  @inlinable
+  func map<ParentInput: Sendable, ParentOutput: Sendable>(
+    input: @escaping @Sendable (Input) -> ParentInput,
+    route: @escaping @Sendable (Output) -> ChildOutputRoute<ParentInput, ParentOutput>,
+    namespace: () -> AnyCancelID?,
+    identifyingAll: Bool = false
+  ) -> Effect<ParentInput, ParentOutput> {
     // The namespace is made only for an effect that has an id.
     func scoped(_ id: AnyCancelID) -> AnyCancelID {
       namespace().map { AnyCancelID(ScopedCancelID(namespace: $0, id: id)) } ?? id
     }
     switch kind {
     case .none: return .none
-    case .emit(let value): return .emit(output(value))
+    case .emit(let value):
+      switch route(value) {
+      case .emit(let output): return .emit(output)
+      case .send(let input): return .run { send in send(input) }
+      case .drop: return .none
+      }
     case .cancel(let id): return Effect<ParentInput, ParentOutput>(kind: .cancel(scoped(id)))
     case .merge(let effects):
       return .merge(
-        effects.map { $0.map(input: input, output: output, namespace: namespace, identifyingAll: identifyingAll) })
+        effects.map { $0.map(input: input, route: route, namespace: namespace, identifyingAll: identifyingAll) })
     case .run(let run):
       let identified = identifyingAll ? run.identified : run
       return Effect<ParentInput, ParentOutput>(kind: .run(identified.map(input: input, id: scoped)))
@@ -313,7 +331,7 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
   @usableFromInline let state: WritableKeyPath<ParentState, Child.State> & Sendable
   @usableFromInline let extract: @Sendable (ParentInput) -> Child.Input?
   @usableFromInline let embed: @Sendable (Child.Input) -> ParentInput
-  @usableFromInline let output: @Sendable (Child.Output) -> ParentOutput
+  @usableFromInline let route: @Sendable (Child.Output) -> ChildOutputRoute<ParentInput, ParentOutput>
 
   /// - Parameters:
   ///   - child: the child machine.
@@ -330,11 +348,41 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
     embed: @escaping @Sendable (Child.Input) -> ParentInput,
     output: @escaping @Sendable (Child.Output) -> ParentOutput
   ) {
+    self.init(child, state: state, input: input, embed: embed, routeOutput: { .emit(output($0)) })
+  }
+
+  /// A scope whose parent decides, output by output, what a child's output
+  /// becomes (``ChildOutputRoute``): a parent output, a parent input the
+  /// parent listens with, or nothing. A screen that only renders a child's
+  /// state drops its outputs; one that reacts to them (a form's `submitted`)
+  /// hears them as its own input:
+  ///
+  /// ```swift
+  /// let search: Scope<State, Input, Never, SearchBox> = Scope(SearchBox(), state: \State.search,
+  ///   input: { if case .search(let input) = $0 { input } else { nil } }, embed: Input.search,
+  ///   routeOutput: { output in
+  ///     switch output {
+  ///     case .submitted(let query): .send(.searchSubmitted(query))  // the parent reduces it
+  ///     case .cleared: .drop
+  ///     }
+  ///   })
+  /// ```
+  ///
+  /// A sent input is reduced as a later transition, in order with the other
+  /// results of the transition's runs (it is a run with no id that sends it
+  /// at once), so the parent sees the child's state that produced it.
+  public init(
+    _ child: Child,
+    state: WritableKeyPath<ParentState, Child.State> & Sendable,
+    input: @escaping @Sendable (ParentInput) -> Child.Input?,
+    embed: @escaping @Sendable (Child.Input) -> ParentInput,
+    routeOutput: @escaping @Sendable (Child.Output) -> ChildOutputRoute<ParentInput, ParentOutput>
+  ) {
     self.child = child
     self.state = state
     self.extract = input
     self.embed = embed
-    self.output = output
+    self.route = routeOutput
   }
 
   /// A scope for a child with no outputs (`Output == Never`), such as a
@@ -345,7 +393,7 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
     input: @escaping @Sendable (ParentInput) -> Child.Input?,
     embed: @escaping @Sendable (Child.Input) -> ParentInput
   ) where Child.Output == Never {
-    self.init(child, state: state, input: input, embed: embed, output: absurd)
+    self.init(child, state: state, input: input, embed: embed, routeOutput: { _ -> ChildOutputRoute in })
   }
 
   /// Reduces `input` with the child if it is one of the child's inputs and
@@ -367,8 +415,18 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
     // The child's ids go in a namespace named by its state's path.
     let path = state
     return child.reduce(into: &parent[keyPath: state], input).map(
-      input: embed, output: output, namespace: { AnyCancelID(ScopeNamespace(path: path)) })
+      input: embed, route: route, namespace: { AnyCancelID(ScopeNamespace(path: path)) })
   }
+}
+
+/// What a ``Scope``'s child output becomes in its parent.
+public enum ChildOutputRoute<ParentInput: Sendable, ParentOutput: Sendable>: Sendable {
+  /// Emitted as this parent output, in the transition (as the child emitted it).
+  case emit(ParentOutput)
+  /// Sent back to the parent as this input, reduced as a later transition.
+  case send(ParentInput)
+  /// Dropped: the parent neither emits nor hears it.
+  case drop
 }
 
 /// A scope's namespace: the path of its child's state in the parent's.
