@@ -111,7 +111,7 @@ struct TakeUntilStateMachine<Element: Sendable>: OperatorStateMachine {
   }
 }
 
-/// Whether ``AsyncSequence/take(until:behavior:)`` emits the element that
+/// Whether `take(until:behavior:)` emits the element that
 /// ends it: RxSwift's `TakeBehavior`.
 public enum TakeUntilBehavior: Sendable, Equatable {
   /// The element that satisfies the predicate ends the sequence unemitted.

@@ -4,7 +4,9 @@ import ActorMVVM
 /// it handled and those the screen's bounded buffering dropped for it), and
 /// who waits for more.
 final class OutputProgress: Sendable {
-  private let state = Locked<(handled: Int, nextID: UInt64, waiters: [UInt64: (Int, CheckedContinuation<Void, Never>)])>(
+  private let state = Locked<
+    (handled: Int, nextID: UInt64, waiters: [UInt64: (Int, CheckedContinuation<Void, Never>)])
+  >(
     (0, 0, [:]))
 
   /// The listener has handled the output at `position` (from 1); those

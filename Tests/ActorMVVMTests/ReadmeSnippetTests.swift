@@ -36,7 +36,8 @@ func articleSnippetsAreCompiled() throws {
   let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
   var snippets: [[[String]]] = []
-  let articles = FileManager.default.enumerator(at: root.appendingPathComponent("Sources"), includingPropertiesForKeys: nil)
+  let articles = FileManager.default.enumerator(
+    at: root.appendingPathComponent("Sources"), includingPropertiesForKeys: nil)
   while let file = articles?.nextObject() as? URL {
     guard file.pathExtension == "md", file.path.contains(".docc/") else { continue }
     let text = try String(contentsOf: file, encoding: .utf8)
