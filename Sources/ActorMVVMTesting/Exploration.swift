@@ -179,14 +179,15 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       head += 1
       let run = await execute(path)
       executions += 1
+      deepest = max(deepest, path.count)
       if let broken = run.broken {
         let timeline = await narrate(path)
         return ExplorationReport(
           executions: executions, distinctStates: seen.count, deepest: deepest, exhaustive: false,
-          failure: ExplorationFailure(invariant: broken, steps: path, timeline: timeline))
+          failure: ExplorationFailure(
+            invariantName: broken.name, stateDescription: broken.state, steps: path, timeline: timeline))
       }
       guard seen.insert(run.key).inserted else { continue }
-      deepest = max(deepest, path.count)
       guard path.count < maxDepth else { continue }
       for next in run.next { queue.append(path + [next]) }
     }
@@ -221,16 +222,16 @@ public struct Exploration<Machine: StateMachine>: Sendable {
   struct Run {
     let key: String
     let next: [Step]
-    let broken: String?
+    let broken: (name: String, state: String)?
   }
 
   private func execute(_ path: [Step]) async -> Run {
     let execution = await Execution(self)
     for step in path.dropLast() { _ = await execution.perform(step) }
-    var broken: String?
+    var broken: (name: String, state: String)?
     if let last = path.last {
       _ = await execution.perform(last)
-      broken = execution.brokenInvariant()
+      broken = execution.violation()
     }
     let run = Run(key: execution.key, next: execution.nextSteps(), broken: broken)
     await execution.finish()
@@ -324,7 +325,9 @@ public struct Exploration<Machine: StateMachine>: Sendable {
 
     var settled: Bool { world.calls.isEmpty && world.clock.nextDeadline == nil }
 
-    func brokenInvariant() -> String? {
+    /// The first invariant that does not hold now: its name, and the state
+    /// it broke on (with what the world's stubs remembered, if anything).
+    func violation() -> (name: String, state: String)? {
       let observation = Observation(
         state: state, outputs: outputs, inputs: sent, inputsBeforeOutput: stamps,
         pendingCalls: world.calls.map(\.label), steps: performed, world: world)
@@ -332,12 +335,17 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       for invariant in exploration.invariants where !invariant.onlyWhenSettled || settled {
         if !invariant.holds(observation) {
           let remembered = world.rememberedDescription
-          return "\"\(invariant.name)\" does not hold: " + Secrets.describe(state)
-            + (remembered.isEmpty ? "" : " (remembered: \(remembered))")
+          return (
+            invariant.name,
+            Secrets.describe(state) + (remembered.isEmpty ? "" : " (remembered: \(remembered))")
+          )
         }
       }
       return nil
     }
+
+    /// ``violation()`` as the one line `replay` and the timeline print.
+    func brokenInvariant() -> String? { violation().map { brokenInvariantLine($0.name, $0.state) } }
 
     /// Everything that identifies where this execution is, for deduplication.
     var key: String {
@@ -405,7 +413,7 @@ public struct ExplorationReport<Machine: StateMachine>: Sendable, CustomStringCo
   public let executions: Int
   /// Distinct states reached (see ``Exploration``'s deduplication).
   public let distinctStates: Int
-  /// The longest path explored.
+  /// The longest path executed (the failing one included).
   public let deepest: Int
   /// Whether every order within the depth bound was explored (false when
   /// `maxExecutions` stopped it, or a failure did).
@@ -427,12 +435,24 @@ public struct ExplorationReport<Machine: StateMachine>: Sendable, CustomStringCo
 /// An order that breaks an invariant: its events (replay them with
 /// ``Exploration/replay(_:)`` in a regression test) and a readable timeline.
 public struct ExplorationFailure<Input: Sendable>: Sendable {
-  /// The invariant broken, and the state that broke it.
-  public let invariant: String
+  /// The name of the invariant broken, as the exploration was given it.
+  public let invariantName: String
+  /// The state it broke on, as the timeline prints it (secrets masked),
+  /// then ` (remembered: …)` when the world's stubs remembered something.
+  public let stateDescription: String
   /// The events, in order.
   public let steps: [ExplorationStep<Input>]
   /// Each event with the fields it changed and the outputs it emitted, then the broken invariant.
   public let timeline: String
+
+  /// ``invariantName`` and ``stateDescription`` as the timeline's last
+  /// line shows them: `"name" does not hold: State(…)`.
+  public var invariant: String { brokenInvariantLine(invariantName, stateDescription) }
+}
+
+/// How a broken invariant is printed: `"name" does not hold: State(…)`.
+private func brokenInvariantLine(_ name: String, _ state: String) -> String {
+  "\"\(name)\" does not hold: \(state)"
 }
 
 /// Where a replay ended.

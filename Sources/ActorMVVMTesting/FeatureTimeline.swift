@@ -36,8 +36,18 @@ import ActorMVVM
 ///   changes that land between the same two samples show as the last one.
 ///   Outputs, if `output` names them, are recorded every one, at the tick
 ///   it was emitted, in the diagram named `"outputs"`.
-/// - **Time.** As ``Marble``: ticks of `tick` on a ``TestClock``; an input
-///   at tick T is handled before the timers due at T; the run ends
+/// - **Time.** As ``Marble``: ticks of `tick` on a ``TestClock``. Every
+///   diagram event is scheduled before the run starts, as RxTest's hot
+///   observables are scheduled when created, before `start()`; so by
+///   RxTest's rule (at one instant, what was scheduled first runs first)
+///   an input at tick T is handled before every timer due at T. RxTest
+///   differs only for work scheduled during the run (a cold observable, a
+///   `scheduleAt` inside an action), which has no counterpart here: to
+///   have a timer at T go first, drive a ``TestClock`` yourself —
+///   `advance(to: T)`, then send. Among timers due at one instant,
+///   operators' deadline timers (timeout, debounce, throttle) wake after
+///   the others even if they began first (RxTest would run them first), so
+///   an element produced at a deadline is in time. The run ends
 ///   `extraTicks` after the longest input diagram, then the feature is
 ///   finished. Diagrams are rendered as ``Marble`` renders them
 ///   (multi-character names as `[name]`, trailing `-` dropped).

@@ -39,7 +39,9 @@ import ActorMVVM
 /// each step waiting until nothing in the process can run (the exact
 /// count of ``TestClock``, never a sleep, a yield or a real-time limit).
 /// So an input at instant T is handled before timers due at T (RxTest's
-/// rule), and the output is the same on every run, however loaded the
+/// order for hot observables, which are scheduled before the run: what was
+/// scheduled first runs first; see ``FeatureTimeline`` for where RxTest
+/// differs), and the output is the same on every run, however loaded the
 /// machine. Something that never parks (a task spinning on
 /// `Task.yield()`) keeps the harness waiting; put a `.timeLimit` on the
 /// test, which cancels the run.

@@ -112,4 +112,22 @@ struct ExplorationTests {
     #expect(report.deepest == 1)
     #expect(report.failure == nil)
   }
+
+  @Test("A failure's report counts its own path: \"paths up to\" is the failing order's length (issue #47)")
+  func deepestCountsTheFailingPath() async throws {
+    let report = await Self.reminder(cancelsTimer: false).explore()
+    let failure = try #require(report.failure)
+    #expect(failure.steps.count == 3)
+    #expect(report.deepest == failure.steps.count)
+    #expect("\(report)".contains("paths up to 3 events"))
+  }
+
+  @Test("A failure names the broken invariant apart from the state it broke on (issue #47)")
+  func failureNamesTheInvariant() async throws {
+    let failure = try #require(await finderExploration.explore().failure)
+    #expect(failure.invariantName == "results are for the query shown")
+    #expect(failure.stateDescription == #"State(query: "ab", results: ["A"], resultsQuery: "a")"#)
+    #expect(failure.invariant == "\"results are for the query shown\" does not hold: \(failure.stateDescription)")
+    #expect(failure.timeline.hasSuffix("✘ \(failure.invariant)"))
+  }
 }
