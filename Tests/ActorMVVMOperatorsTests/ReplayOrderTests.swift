@@ -49,6 +49,27 @@ struct LateAnswer: AsyncSequence, Sendable {
   }
 }
 
+extension LateAnswer {
+  /// Three `next()`s of `make(LateAnswer)` by a consumer cancelled while
+  /// its pull of the late 2 waits (the answer comes after the cancellation).
+  static func cancelledWhileSecondWaits<S: AsyncSequence<Int, Never> & Sendable>(
+    _ make: @escaping @Sendable (LateAnswer) -> S
+  ) async -> [Int?] {
+    let (pulled, answer) = (TestGate(), TestGate())
+    let sequence = make(LateAnswer(pulled: pulled, answer: answer))
+    let consumer = TestBubble.task {
+      var iterator = sequence.makeAsyncIterator()
+      var seen: [Int?] = []
+      for _ in 0..<3 { seen.append(await iterator.next(isolation: nil)) }
+      return seen
+    }
+    await pulled.wait()
+    consumer.cancel()
+    answer.open()
+    return await consumer.value
+  }
+}
+
 /// Rx subscribes in argument order, and a `BehaviorRelay` emits inside
 /// `subscribe`: operators over a replaying upstream keep that order
 /// whatever the threads do (issue #47).
@@ -117,23 +138,9 @@ struct ReplayOrderTests {
   @Test(
     "Passing through, a consumer cancelled while it waits gets nil, not the late answer: combineLatest, merge, zip")
   func passThroughCancelledWhileWaiting() async {
-    func run<S: AsyncSequence<Int, Never> & Sendable>(_ make: @escaping @Sendable (LateAnswer) -> S) async -> [Int?] {
-      let (pulled, answer) = (TestGate(), TestGate())
-      let sequence = make(LateAnswer(pulled: pulled, answer: answer))
-      let consumer = TestBubble.task {
-        var iterator = sequence.makeAsyncIterator()
-        var seen: [Int?] = []
-        for _ in 0..<3 { seen.append(await iterator.next(isolation: nil)) }  // cancelled while the second waits
-        return seen
-      }
-      await pulled.wait()
-      consumer.cancel()
-      answer.open()
-      return await consumer.value
-    }
     let one = AsyncJust(0)
-    #expect(await run { combineLatest(one, one, one, $0).map(\.3) } == [1, nil, nil])
-    #expect(await run { merge($0, one) } == [0, 1, nil])
-    #expect(await run { zip(one, $0).map(\.1) } == [1, nil, nil])
+    #expect(await LateAnswer.cancelledWhileSecondWaits { combineLatest(one, one, one, $0).map(\.3) } == [1, nil, nil])
+    #expect(await LateAnswer.cancelledWhileSecondWaits { merge($0, one) } == [0, 1, nil])
+    #expect(await LateAnswer.cancelledWhileSecondWaits { zip(one, $0).map(\.1) } == [1, nil, nil])
   }
 }

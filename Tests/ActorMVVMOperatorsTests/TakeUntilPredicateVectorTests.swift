@@ -94,21 +94,11 @@ struct TakeUntilPredicateVectorTests {
 
   @Test("A consumer cancelled while it waits gets nil, not the late answer, even one the predicate would end on")
   func cancelledWhileWaiting() async {
-    func run(until predicate: @escaping @Sendable (Int) -> Bool, _ behavior: TakeUntilBehavior) async -> [Int?] {
-      let (pulled, answer) = (TestGate(), TestGate())
-      let sequence = LateAnswer(pulled: pulled, answer: answer).take(until: predicate, behavior: behavior)
-      let consumer = TestBubble.task {
-        var iterator = sequence.makeAsyncIterator()
-        var seen: [Int?] = []
-        for _ in 0..<3 { seen.append(await iterator.next(isolation: nil)) }  // cancelled while the second waits
-        return seen
-      }
-      await pulled.wait()
-      consumer.cancel()
-      answer.open()
-      return await consumer.value
-    }
-    #expect(await run(until: { _ in false }, .exclusive) == [1, nil, nil])  // uncancelled: [1, 2, 3]
-    #expect(await run(until: { $0 == 2 }, .inclusive) == [1, nil, nil])  // uncancelled: [1, 2, nil]
+    #expect(
+      await LateAnswer.cancelledWhileSecondWaits { $0.take(until: { _ in false }, behavior: .exclusive) } == [
+        1, nil, nil,
+      ])  // uncancelled: [1, 2, 3]
+    #expect(
+      await LateAnswer.cancelledWhileSecondWaits { $0.take(until: { $0 == 2 }, behavior: .inclusive) } == [1, nil, nil])  // uncancelled: [1, 2, nil]
   }
 }

@@ -2,6 +2,10 @@ import ActorMVVMTestSupport
 import Foundation
 import Testing
 
+/// The repository's root.
+private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent()
+
 /// Every ```swift block in the README appears, line for line (indentation
 /// aside), in one Swift file under Tests/, where it is compiled and run: a
 /// README snippet cannot drift from the code that proves it. (A snippet's
@@ -9,43 +13,36 @@ import Testing
 /// and the test that drives it.)
 @Test("README: every Swift snippet is a copy of compiled test code")
 func readmeSnippetsAreCompiled() throws {
-  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
   let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-  let snippets = readme.components(separatedBy: "```swift\n").dropFirst().map { block in
-    block.components(separatedBy: "```")[0].components(separatedBy: "\n\n").map(lines(of:)).filter { !$0.isEmpty }
-  }
+  let snippets = snippets(in: readme, after: "```swift\n")
   #expect(!snippets.isEmpty)
-  var sources: [[String]] = []
-  let tests = root.appendingPathComponent("Tests")
-  let files = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)
-  while let file = files?.nextObject() as? URL {
-    guard file.pathExtension == "swift", !file.path.contains("/.build/") else { continue }
-    sources.append(lines(of: try String(contentsOf: file, encoding: .utf8)))
-  }
-  for snippet in snippets {
-    let found = sources.contains { source in snippet.allSatisfy { contains(source, $0) } }
-    #expect(found, "README snippet not found in Tests/:\n\(snippet.joined().joined(separator: "\n"))")
-  }
+  try expectCompiled(snippets, from: "README")
 }
 
 /// The articles' snippets marked `<!-- compiled -->` (the line before the
 /// block) are held to the same rule as the README's.
 @Test("Articles: every snippet marked compiled is a copy of compiled test code")
 func articleSnippetsAreCompiled() throws {
-  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-  var snippets: [[[String]]] = []
+  var found: [[[String]]] = []
   let articles = FileManager.default.enumerator(
     at: root.appendingPathComponent("Sources"), includingPropertiesForKeys: nil)
   while let file = articles?.nextObject() as? URL {
     guard file.pathExtension == "md", file.path.contains(".docc/") else { continue }
-    let text = try String(contentsOf: file, encoding: .utf8)
-    snippets += text.components(separatedBy: "<!-- compiled -->\n```swift\n").dropFirst().map { block in
-      block.components(separatedBy: "```")[0].components(separatedBy: "\n\n").map(lines(of:)).filter { !$0.isEmpty }
-    }
+    found += snippets(in: try String(contentsOf: file, encoding: .utf8), after: "<!-- compiled -->\n```swift\n")
   }
-  #expect(snippets.count >= 4)
+  #expect(found.count >= 4)
+  try expectCompiled(found, from: "Article")
+}
+
+/// Each block of `text` that follows `opening`, as paragraphs of trimmed lines.
+private func snippets(in text: String, after opening: String) -> [[[String]]] {
+  text.components(separatedBy: opening).dropFirst().map { block in
+    block.components(separatedBy: "```")[0].components(separatedBy: "\n\n").map(lines(of:)).filter { !$0.isEmpty }
+  }
+}
+
+/// Expects every paragraph of each snippet in one Swift file under Tests/.
+private func expectCompiled(_ snippets: [[[String]]], from place: String) throws {
   var sources: [[String]] = []
   let files = FileManager.default.enumerator(at: root.appendingPathComponent("Tests"), includingPropertiesForKeys: nil)
   while let file = files?.nextObject() as? URL {
@@ -54,7 +51,7 @@ func articleSnippetsAreCompiled() throws {
   }
   for snippet in snippets {
     let found = sources.contains { source in snippet.allSatisfy { contains(source, $0) } }
-    #expect(found, "Article snippet not found in Tests/:\n\(snippet.joined().joined(separator: "\n"))")
+    #expect(found, "\(place) snippet not found in Tests/:\n\(snippet.joined().joined(separator: "\n"))")
   }
 }
 
