@@ -94,11 +94,10 @@ struct TakeUntilPredicateVectorTests {
 
   @Test("A consumer cancelled while it waits gets nil, not the late answer, even one the predicate would end on")
   func cancelledWhileWaiting() async {
-    #expect(
-      await LateAnswer.cancelledWhileSecondWaits { $0.take(until: { _ in false }, behavior: .exclusive) } == [
-        1, nil, nil,
-      ])  // uncancelled: [1, 2, 3]
-    #expect(
-      await LateAnswer.cancelledWhileSecondWaits { $0.take(until: { $0 == 2 }, behavior: .inclusive) } == [1, nil, nil])  // uncancelled: [1, 2, nil]
+    // Uncancelled, these give [1, 2, 3] and [1, 2, nil].
+    let never = await LateAnswer.cancelledWhileSecondWaits { $0.take(until: { _ in false }, behavior: .exclusive) }
+    let atTwo = await LateAnswer.cancelledWhileSecondWaits { $0.take(until: { $0 == 2 }, behavior: .inclusive) }
+    #expect(never == [1, nil, nil])
+    #expect(atTwo == [1, nil, nil])
   }
 }
