@@ -121,16 +121,17 @@ public actor AppCoordinator<App: CoordinatedApp> {
     _ = await step("open(\(route))", .open(route))
   }
 
-  /// Goes back one screen: dismisses the modal, else pops. Returns false
-  /// at the root (or once finished). The user's own move: the flow is not
-  /// asked.
+  /// Goes back one screen: dismisses the modal, else pops, and tells the
+  /// flow (``FlowEvent/back(from:)``), whose commands follow in the same
+  /// step. Returns false at the root (or once finished), where the flow is
+  /// not told.
   @discardableResult
   public func back() async -> Bool {
     await turn("back()", refused: false) {
-      guard modal != nil || stack.count > 1 else { return false }
+      guard let top = modal ?? (stack.count > 1 ? stack.last : nil) else { return false }
       let command: NavigationCommand<App.Flow.Chore> = modal != nil ? .dismissModal : .pop
-      await apply([command], what: "back()")
-      return true
+      let then = app.flow.reduce(into: &flowState, .back(from: top.route), navigation: state)
+      return await apply([command] + then, what: "back()")
     }
   }
 

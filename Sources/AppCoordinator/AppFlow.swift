@@ -49,6 +49,12 @@ public enum FlowEvent<Link: Sendable>: Sendable {
   case output(ScreenOutput)
   /// ``AppCoordinator/handle(deepLink:)`` read a link.
   case deepLink(Link)
+  /// ``AppCoordinator/back()``: the user leaves `route`, the modal or the
+  /// top of the stack. The coordinator dismisses or pops it whatever the
+  /// flow returns; the flow forgets what it kept for that screen (a route
+  /// waiting for a login the user backed out of) and may add commands,
+  /// applied after the dismissal or pop, in the same step.
+  case back(from: Route)
 }
 
 /// One output of one live screen, as its flow receives it.

@@ -77,6 +77,10 @@ public struct InterviewFlow: AppFlow {
       return [.send(Payload(HomeMachine.Input.deepLinkReceived(link, member: member)), to: .home)]
     case .output(let output):
       return reduce(output, into: &state, navigation: navigation)
+    case .back(let route):
+      // Backing out of the login a member-only route asked for gives that route up.
+      if route.opens(LoginScreen.self) { state.keptRoute = nil }
+      return []
     }
   }
 

@@ -210,6 +210,8 @@ struct ShelfFlow: AppFlow {
       if case .close? = output.as(TallyMachine.Output.self) { return [.pop] }
       if case .done? = output.as(NoteMachine.Output.self) { return [.dismissModal] }
       return []
+    case .back:
+      return []
     }
   }
 }

@@ -229,6 +229,23 @@ struct InterviewCoordinatorFlowTests {
     await coordinator.finish()
   }
 
+  @Test("Backing out of the login a member-only route asked for forgets that route (issue #48)")
+  func backForgetsTheKeptRoute() async {
+    let coordinator = makeCoordinator()
+    await coordinator.start()
+    await coordinator.settle()
+    await coordinator.open(.messages)  // nobody logged in: the flow keeps it and shows login
+    await coordinator.settle()
+    #expect(await coordinator.state.modal == .login)
+    #expect(await coordinator.back())  // the user gives up
+    await coordinator.settle()
+    await coordinator.open(.login)  // later, from elsewhere
+    await coordinator.settle()
+    await coordinator.login("alice", "secret")
+    #expect(await coordinator.state == NavigationState(stack: [.home], modal: nil))
+    await coordinator.finish()
+  }
+
   @Test("Logging in as another member resets the member's screens; the same member keeps them")
   func memberChange() async {
     let coordinator = makeCoordinator()

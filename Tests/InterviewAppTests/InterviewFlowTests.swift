@@ -86,6 +86,17 @@ struct InterviewFlowTests {
     #expect(driver.send(.open(.report(termNo: 3))) == [.show(.report(termNo: 3))])
   }
 
+  @Test("Back from the login a member-only route waits for gives the route up; back from elsewhere keeps it")
+  func backGivesUpTheKeptRoute() {
+    var driver = Driver()
+    _ = driver.send(.start)
+    _ = driver.send(.open(.messages))
+    #expect(driver.send(.back(from: .weather)) == [])
+    #expect(driver.state.keptRoute == .messages)
+    #expect(driver.send(.back(from: .login)) == [])
+    #expect(driver.state.keptRoute == nil)
+  }
+
   @Test("A link before login is kept, and handed to the home once login shows it")
   func linkBeforeLogin() {
     var driver = Driver()
