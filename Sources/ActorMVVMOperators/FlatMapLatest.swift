@@ -28,7 +28,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///   elements, the inners superseded before their task started are never
   ///   iterated (a started inner is cancelled when superseded). One task
   ///   runs the latest inner instead of one task per element being started
-  ///   and cancelled (see the README's benchmarks).
+  ///   and cancelled (see the article *Benchmarks* in `ActorMVVM.docc`).
   /// - **Inners that emit at once:** return an ``AsyncJust`` (Rx's
   ///   `.just(x)`) or another ``ImmediateAsyncSequence`` and the inline
   ///   overload is chosen: every inner emits before the next outer element,

@@ -72,6 +72,13 @@ public actor EmbeddedBackend: HTTPClient {
   public static let demoNaverClientID = "embedded-naver-id"
   public static let demoNaverClientSecret = "embedded-naver-secret"
 
+  /// The interview service's demo members and their passwords, as a person
+  /// at the login prompt needs them: demo data of this in-process server,
+  /// not secrets.
+  public static var demoMembers: [(id: String, password: String)] {
+    InterviewAPI.accounts.map { ($0.member.id, $0.password) }
+  }
+
   /// The APIs it serves, for fault injection and request counts.
   public enum Route: String, Sendable, CaseIterable {
     case weather, geocode, randomNumber, directions, interview

@@ -3,7 +3,7 @@ import ActorMVVMStorage
 import Foundation
 
 /// The interview app's own JSON API, served in-process. Documented in the
-/// README ("The interview API"). Members, interviews, reports and messages
+/// DocC article *The reference app* ("The interview API"). Members, interviews, reports and messages
 /// are fixed demo data; tokens are issued, expired and rotated for real, on
 /// the backend's clock.
 ///
@@ -54,7 +54,7 @@ actor InterviewAPI {
     let expiresAt: Duration
   }
 
-  private let accounts: [Account] = [
+  static let accounts: [Account] = [
     Account(member: Member(memIdx: 1, id: "alice", name: "Alice Kim"), password: "secret", membershipDaysLeft: 3),
     Account(member: Member(memIdx: 2, id: "bob", name: "Bob Lee"), password: "hunter2", membershipDaysLeft: 30),
   ]
@@ -140,7 +140,7 @@ actor InterviewAPI {
     case .success(let member): memIdx = member
     case .failure(let rejection): return rejection.reply
     }
-    let account = accounts.first { $0.member.memIdx == memIdx }!
+    let account = Self.accounts.first { $0.member.memIdx == memIdx }!
     let myRooms = rooms[memIdx, default: []]
     let unread = myRooms.reduce(0) { $0 + $1.room.unreadCount }
     if route.is(.get, "v1/home") {
@@ -210,7 +210,7 @@ actor InterviewAPI {
     guard let body = request.body, let credentials = try? JSONDecoder().decode(Credentials.self, from: body) else {
       return Reply.json(400, Failure(code: 400, message: "id and password are required"))
     }
-    guard let account = accounts.first(where: { $0.member.id == credentials.id }),
+    guard let account = Self.accounts.first(where: { $0.member.id == credentials.id }),
       account.password == credentials.password
     else {
       return Reply.json(401, Failure(code: 401, message: "invalid id or password"))
@@ -222,7 +222,7 @@ actor InterviewAPI {
     struct Body: Decodable { let refreshToken: String }
     guard let body = request.body, let token = try? JSONDecoder().decode(Body.self, from: body).refreshToken,
       let memIdx = refreshTokens.removeValue(forKey: token),
-      let account = accounts.first(where: { $0.member.memIdx == memIdx })
+      let account = Self.accounts.first(where: { $0.member.memIdx == memIdx })
     else {
       return Reply.json(401, Failure(code: 401, message: "refresh token invalid"))
     }

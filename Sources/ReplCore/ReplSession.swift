@@ -632,11 +632,12 @@ public actor ReplSession {
     let global = GlobalCommands.all.map(\.usage)
     switch format {
     case .text:
-      let paragraphs = [
+      var paragraphs = [
         "\(route.name) commands: " + commands.joined(separator: "; "),
         "global commands: " + global.joined(separator: "; "),
         "deep links: " + Self.deepLinkForms, "end a command with \" &\" to type the next one while it runs",
       ]
+      if route.opens(LoginScreen.self) { paragraphs.insert(Self.demoMembersLine, at: 1) }
       let columns = width?() ?? nil
       for paragraph in paragraphs {
         for line in columns.map({ Words.wrap(paragraph, width: $0) }) ?? [paragraph] { emit(line) }
@@ -647,9 +648,23 @@ public actor ReplSession {
           ("type", .string("help")), ("screen", .string(route.name)),
           ("commands", .array(commands.map(JSONValue.string))), ("global", .array(global.map(JSONValue.string))),
           ("deepLinks", .array(InterviewApp.deepLinkExamples.map(JSONValue.string))),
-        ])
+        ]
+          + (route.opens(LoginScreen.self)
+            ? [
+              (
+                "demoMembers",
+                .array(
+                  EmbeddedBackend.demoMembers.map { .object(["id": .string($0.id), "password": .string($0.password)]) })
+              )
+            ] : []))
     }
   }
+
+  /// Who can log in to the embedded interview service, as `help` on the
+  /// login screen says (the members are demo data, not secrets).
+  static let demoMembersLine =
+    "demo members: "
+    + EmbeddedBackend.demoMembers.map { "\($0.id) (password \($0.password))" }.joined(separator: ", ")
 
   /// Every deep-link form, as `help` lists them.
   static let deepLinkForms =

@@ -144,6 +144,14 @@ struct InputTests {
     #expect(deepLinks.contains("actormvvm://analysis-complete?memIdx="))
     #expect(deepLinks.contains("actormvvm://expiration?days=1|3|7"))
   }
+
+  @Test("help at the login prompt names the demo members who can log in (issue #48)")
+  func helpNamesDemoMembers() async {
+    let lines = await transcript(of: ["help"])
+    #expect(
+      lines.contains("login commands: id [<text>] (no text clears it); password [<text>] (no text clears it); login"))
+    #expect(lines.contains("demo members: alice (password secret), bob (password hunter2)"))
+  }
 }
 
 @Suite("Words.wrap")

@@ -2,7 +2,7 @@ import ActorMVVMNetworking
 import Foundation
 import LoginFeature
 
-/// The interview API behind every interview use case (README: "The
+/// The interview API behind every interview use case (the article *The reference app*: "The
 /// interview API"). Authenticated calls take their token from the
 /// ``SessionUseCase`` — refreshed first if expired — and a 401 from the
 /// server ends the session.
