@@ -16,14 +16,10 @@ let package = Package(
     .library(name: "ActorMVVMUI", targets: ["ActorMVVMUI"]),
     .library(name: "ActorMVVMNetworking", targets: ["ActorMVVMNetworking"]),
     .library(name: "ActorMVVMStorage", targets: ["ActorMVVMStorage"]),
-    .library(name: "EmbeddedBackend", targets: ["EmbeddedBackend"]),
-    .library(name: "WeatherFeature", targets: ["WeatherFeature"]),
-    .library(name: "LoginFeature", targets: ["LoginFeature"]),
-    .library(name: "FindNumberFeature", targets: ["FindNumberFeature"]),
-    .library(name: "DirectionsFeature", targets: ["DirectionsFeature"]),
-    .library(name: "InterviewFeature", targets: ["InterviewFeature"]),
     .library(name: "AppCoordinator", targets: ["AppCoordinator"]),
-    .library(name: "InterviewApp", targets: ["InterviewApp"]),
+    // The reference app (the five articles' features, the embedded backend,
+    // the interview app) is targets of this package, not products: an app
+    // that adds the package is offered the libraries above and the REPL.
     .executable(name: "repl", targets: ["repl"]),
   ],
   targets: [
