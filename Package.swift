@@ -57,8 +57,9 @@ let package = Package(
       name: "InterviewFeature", dependencies: ["ActorMVVM", "ActorMVVMNetworking", "ActorMVVMStorage", "LoginFeature"]),
     // Navigation for any app: a flow machine's commands, obeyed by a coordinator that names no app.
     .target(name: "AppCoordinator", dependencies: ["ActorMVVM"]),
-    // The five articles' app: its composition root (the only target that names every
-    // feature's Data types), its flow machine and its screens.
+    // The five articles' app: its composition root (the only target that builds the
+    // features' Data types; ReplCore names a few, for its store's shape and the Naver
+    // credentials), its flow machine and its screens.
     .target(
       name: "InterviewApp",
       dependencies: [

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An HTTP request as a value: what a client actor builds and an
+/// An HTTP request as a value: what a feature's API client builds and an
 /// ``HTTPClient`` sends.
 ///
 /// The URL is built with `URLComponents` (``HTTPRequest/init(method:scheme:host:port:path:query:headers:body:timeout:)``),

@@ -10,10 +10,11 @@ import Testing
 /// construction: no real time passes, and "everything has settled" is
 /// known, not hoped for.
 ///
-/// - **Idle, exactly.** Creating a clock installs the process's job count
-///   (see Guarantees, "Virtual time is exact"): from then on the clock knows
-///   when no job can run — the runtime's tasks, and every `Task {}` the test
-///   or the code under test starts. ``advance(by:)`` first lets everything
+/// - **Idle, exactly.** The process's job count is installed when
+///   ActorMVVMTesting loads, before any clock is created (see Guarantees,
+///   "Virtual time is exact"): the clock knows when no job can run — the
+///   runtime's tasks, and every `Task {}` the test or the code under test
+///   starts. ``advance(by:)`` first lets everything
 ///   runnable run until it parks, then steps through the deadlines it
 ///   passes, earliest first: it sets `now` to a deadline, resumes the
 ///   sleepers due then, and again waits until everything has parked before

@@ -139,10 +139,11 @@ public actor AppCoordinator<App: CoordinatedApp> {
   /// and hands it to the flow, which decides where it leads.
   /// - Returns: ``DeepLinkDisposition/delivered`` when the flow's step had
   ///   commands, ``DeepLinkDisposition/kept`` when it had none (the flow
-  ///   kept the link for later), ``DeepLinkDisposition/refused`` once
-  ///   finished — including by a ``finish()`` that began while the link's
-  ///   step performed its chores or built its screens (it committed
-  ///   nothing; observers are told `refused` too).
+  ///   kept the link for later, or ignored it),
+  ///   ``DeepLinkDisposition/refused`` once finished — including by a
+  ///   ``finish()`` that began while the link's step performed its chores
+  ///   or built its screens (it committed nothing; observers are told
+  ///   `refused` too).
   /// - Throws: the flow's error for a text that is not one of its links;
   ///   nothing navigates.
   @discardableResult

@@ -78,10 +78,10 @@ public struct ScreenOutput: Sendable {
 /// they are built from, its flow machine, and the work its flow asks for.
 /// ``AppCoordinator`` names no app; it runs any value of this protocol.
 ///
-/// - **Isolation:** a `Sendable` value. ``perform(_:)`` runs on the
-///   coordinator's actor, inside a step, awaited before the step's later
-///   commands (so a session stored by a chore is there when the screen
-///   after it is built).
+/// - **Isolation:** a `Sendable` value. ``perform(_:)`` is nonisolated and
+///   async: it runs off the coordinator's actor, awaited inside a step
+///   before the step's later commands (so a session stored by a chore is
+///   there when the screen after it is built).
 public protocol CoordinatedApp: Sendable {
   associatedtype Flow: AppFlow
   /// What its screens are built from (``AppScreen/Dependencies``).
@@ -109,8 +109,8 @@ public enum DeepLinkDisposition: Sendable, Equatable {
   /// The flow acted on it: its step had commands (a screen received the
   /// link, or the app navigated).
   case delivered
-  /// The flow kept it for later (no screen can take it yet): its step had
-  /// no commands.
+  /// The flow's step had no commands: it kept the link for later (no
+  /// screen can take it yet), or ignored it.
   case kept
   /// The coordinator has finished: the link was dropped.
   case refused
@@ -140,9 +140,12 @@ public enum NavigationChange: Sendable, CustomStringConvertible {
 
 /// Where a coordinator is in its life: idle → running → finished.
 public enum CoordinatorLifecycle: Sendable, Equatable {
-  /// Made, not started.
+  /// Made, not started: ``AppCoordinator/start()`` has not been called.
+  /// Navigation already works: ``AppCoordinator/open(_:)``,
+  /// ``AppCoordinator/back()`` and ``AppCoordinator/handle(deepLink:)``
+  /// run their steps as they do once started.
   case idle
-  /// Started: navigation works.
+  /// Started: ``AppCoordinator/start()`` has been called.
   case running
   /// ``AppCoordinator/finish()`` has begun: everything is refused from now on.
   case finished

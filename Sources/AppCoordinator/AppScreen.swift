@@ -5,8 +5,9 @@ import ActorMVVM
 /// its outputs lead is its app's flow's business (``AppFlow``), not the
 /// screen's.
 ///
-/// - **Isolation:** a value. `init(route:with:dependencies:)` runs on the
-///   coordinator's actor while a step builds it, before the step commits.
+/// - **Isolation:** a value. `init(route:with:dependencies:)` is
+///   nonisolated and async: it runs off the coordinator's actor, awaited by
+///   the step that builds it, before the step commits.
 /// - **Ordering:** ``firstInput`` is sent when the step commits, after the
 ///   coordinator listens to the feature's outputs, so no output it causes
 ///   is missed; outputs reach the flow one at a time, in the order the

@@ -2,9 +2,8 @@ import ActorMVVM
 import ActorMVVMOperators
 import Foundation
 
-/// `swift run -c release Benchmarks [--json] [--quick] [--only TEXT]`: ActorMVVM against a
-/// hand-rolled baseline in the same run, median of several repetitions.
-/// `--instructions` is `Scripts/instructions.sh`'s mode (see `main.swift`).
+/// One row of the table: a workload's measurement in `unit`, the
+/// baseline's (nil when it has none) and the goal it is held to ("" for none).
 struct Row {
   let name: String
   let unit: String
@@ -24,6 +23,9 @@ func format(_ value: Double, _ unit: String) -> String {
   }
 }
 
+/// `swift run -c release Benchmarks [--json] [--quick] [--only TEXT]`: ActorMVVM against a
+/// hand-rolled baseline in the same run, median of several repetitions.
+/// `--instructions` is `Scripts/instructions.sh`'s mode (see `main.swift`).
 enum BenchmarkMain {
   static func run() async throws {
     let arguments = CommandLine.arguments.dropFirst()

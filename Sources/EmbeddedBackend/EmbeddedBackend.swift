@@ -4,8 +4,9 @@ import Foundation
 
 /// An ``HTTPClient`` that answers in-process, in the real APIs' wire formats.
 ///
-/// It sits *below* the feature's client actors, so the REPL and the tests run
-/// the same request building, status mapping and JSON decoding as live mode.
+/// It sits *below* the features' API clients (`Sendable` structs of
+/// constants), so the REPL and the tests run the same request building,
+/// status mapping and JSON decoding as live mode.
 /// It serves, by host:
 ///
 /// | host | API |

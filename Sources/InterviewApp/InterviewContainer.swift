@@ -8,9 +8,8 @@ import InterviewFeature
 import LoginFeature
 import WeatherFeature
 
-/// The composition root: the one place that names concrete Data types and
-/// wires them into features. No singletons: every dependency is built here
-/// from ``AppConfiguration`` and injected.
+/// What the interview app is built from: the HTTP client, the clock, the
+/// store, the API keys, and where its features are counted and traced.
 public struct AppConfiguration: Sendable {
   public var httpClient: any HTTPClient
   public var clock: any Clock<Duration>
@@ -42,7 +41,11 @@ public struct AppConfiguration: Sendable {
 }
 
 /// The interview app's dependencies: builds each screen's feature.
-/// `Sendable`; the shared actors (session, API clients) are created once.
+///
+/// The composition root: the one place that builds concrete Data types and
+/// wires them into features. No singletons: every dependency is built here
+/// from ``AppConfiguration`` and injected. `Sendable`; the shared session,
+/// records repository and API clients are created once.
 public final class InterviewContainer: Sendable {
   public let configuration: AppConfiguration
   public let session: SessionManager

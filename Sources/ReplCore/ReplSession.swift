@@ -688,8 +688,6 @@ public actor ReplSession {
   /// one readable line, not a page).
   static func cut(_ text: String) -> String { text.count > 300 ? String(text.prefix(300)) + "…" : text }
 
-  /// The route `open` names: a screen that opens by name, and its number
-  /// if it takes one (`report 101`).
   /// `maintenance on [notice]` puts the embedded interview service under
   /// maintenance (the article's service notice: the intro, on its next
   /// check — `retry`, or a logout's return to it — shows the notice and
@@ -707,6 +705,8 @@ public actor ReplSession {
     }
   }
 
+  /// The route `open` names: a screen that opens by name, and its number
+  /// if it takes one (`report 101`).
   static func route(_ text: String) throws(ReplError) -> Route {
     let words = Words.split(text.lowercased())
     let screens = openableScreens(InterviewApp.screens)

@@ -3,7 +3,8 @@ import ActorMVVMTestSupport
 import ActorMVVMTesting
 import Testing
 
-/// One test (at least) per guarantee of DESIGN.md, numbered as there.
+/// One test (at least) per guarantee of the Guarantees article
+/// (`Sources/ActorMVVM/ActorMVVM.docc/Guarantees.md`), numbered as there.
 @Suite("Feature guarantees", .testBubble)
 struct FeatureGuaranteeTests {
   let testClock = TestClock()

@@ -8,8 +8,8 @@
 /// results re-enter.
 ///
 /// **Deferred start.** ``perform(_:emit:)`` only records a run; the host
-/// calls ``startPending(host:)`` once it has reduced its current batch of inputs
-/// (still inside the same actor turn). A run cancelled or superseded before
+/// calls ``startPending(host:counters:sink:)`` once it has reduced its current
+/// batch of inputs (still inside the same actor turn). A run cancelled or superseded before
 /// then never gets a task: a burst of superseding requests reduced in one
 /// batch starts one task, for the last of them, which is all
 /// `flatMapLatest` lets land anyway.
@@ -92,8 +92,8 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// values share is only ever read, and the one a runner mutates is
   /// reachable from that runner alone, which its owning isolation domain
   /// mutates (the runner's own contract). So it behaves exactly as the
-  /// `Books` value it holds, which is `Sendable`. `EffectRunnerStorageTests`
-  /// proves the copy on write; the stress suite drives effects under the
+  /// `Books` value it holds, which is `Sendable`.
+  /// `EffectRunnerTests.storageCopiedOnWrite` proves the copy on write; the stress suite drives effects under the
   /// thread sanitizer. `@exclusivity(unchecked)` on `books`: every access is
   /// a runner's, one at a time, under the same discipline (and a dynamic
   /// check on each would cost more than the rest of the access).
@@ -244,8 +244,8 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   }
 
   /// Performs `effect`: outputs go to `emit` synchronously and in order;
-  /// runs are recorded to start at the next ``startPending(host:)``;
-  /// cancellations cancel.
+  /// runs are recorded to start at the next
+  /// ``startPending(host:counters:sink:)``; cancellations cancel.
   @inlinable
   package mutating func perform(_ effect: Effect<Input, Output>, emit: (Output) -> Void) {
     switch effect.kind {

@@ -38,12 +38,14 @@
 /// 7. **Failures are values.** Throwing effects turn errors into inputs
 ///    with their type (``Effect/run(id:priority:onFinish:operation:catch:)``).
 /// 8. **Time** comes from an injected `Clock`: every time-based API takes one.
+/// 9. **Operators are exact:** the operators' guarantee
+///    (`ActorMVVMOperators`), not the feature's.
 /// 10. **Lifecycle calls are safe from anywhere,** including from the
 ///    feature's own effects and bindings: ``finish()`` and ``idle()`` there
 ///    never wait for the calling task itself (see each for what they do).
 ///
 /// The numbers are those of the Guarantees article, where each has the test
-/// that proves it (9 and 11 are the operators' and virtual time's).
+/// that proves it.
 ///
 /// ## Performance shape
 /// ``send(_:)`` appends to a locked buffer; the first send into an idle

@@ -17,7 +17,9 @@ package struct FeatureLifecycle<Waiter> {
   package enum Phase: Equatable, Sendable {
     /// Taking inputs and running effects.
     case running
-    /// `finish()` has begun: inputs are refused, effects are being cancelled and awaited.
+    /// `finish()` has begun: the inputs pending then have been reduced and
+    /// later ones are dropped (the mailbox is closed); effects are being
+    /// cancelled and awaited.
     case finishing
     /// Done: nothing runs again.
     case finished

@@ -3,7 +3,7 @@ import ActorMVVMNetworking
 /// Weatherbit's current-weather API behind ``CurrentWeatherUseCase``.
 ///
 /// Builds `GET https://api.weatherbit.io/v2.0/current?key=…&units=I&lat=…&lon=…`
-/// (the Grados order), decodes only what the screen shows, and maps every
+/// (the article's order), decodes only what the screen shows, and maps every
 /// failure to ``WeatherError``. The key is sent, never logged: request
 /// descriptions redact it.
 ///
@@ -21,7 +21,7 @@ public struct WeatherbitService: Sendable, CurrentWeatherUseCase {
     self.host = host
   }
 
-  /// What the screen needs of Weatherbit's answer (Grados' `WeatherbitData`).
+  /// What the screen needs of Weatherbit's answer (the article's `WeatherbitData`).
   struct Current: Decodable {
     struct Observation: Decodable {
       struct Weather: Decodable {

@@ -46,7 +46,7 @@ public struct WeatherMachine: StateMachine {
 
   public typealias Output = Never
 
-  /// The city the Grados app opens with.
+  /// The city the article's app opens with.
   public static let defaultCity = "McGaheysville, VA"
 
   let geocoder: any GeocodingUseCase
@@ -119,7 +119,7 @@ public struct WeatherMachine: StateMachine {
     "\(Int(fahrenheit.rounded(.toNearestOrEven)))℉"
   }
 
-  /// "2024-05-14" → "Tuesday, May 14" (the Grados `"EEEE, MMM d"` format in
+  /// "2024-05-14" → "Tuesday, May 14" (the article's `"EEEE, MMM d"` format in
   /// English); "" when the API gave no usable day.
   public static func dateLabel(forDay day: String?) -> String {
     let parts = (day ?? "").split(separator: "-").compactMap { Int($0) }
