@@ -64,6 +64,23 @@ struct CauseTests {
     #expect(seen.withLock { $0 } == ["a": Cause(7)])
   }
 
+  @Test("A run's start is reported under the cause of the input that started it, not the drain's (issue #48)")
+  func startReportedUnderItsInputsCause() async {
+    let started = Locked<[Cause?]>([])
+    let feature = Feature(
+      CausedLoader(gates: [:], seen: Locked([:])), initialState: .init(),
+      trace: FeatureTrace { event in
+        if case .effect(.started) = event { started.withLock { $0.append(Cause.current) } }
+      })
+    // The first send schedules the drain, which inherits that sender's cause;
+    // the run is the second input's.
+    Cause.with(Cause(1)) { feature.send(.noteChanged("first")) }
+    Cause.with(Cause(2)) { feature.send(.queryChanged("a")) }
+    await feature.idle()
+    await feature.finish()
+    #expect(started.withLock { $0 } == [Cause(2)])
+  }
+
   @Test("A result that lands after a later, differently caused input keeps its own run's cause")
   func lateResultKeepsItsCause() async {
     let slow = TestGate()

@@ -325,7 +325,11 @@ package struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
       live[generation] = Started(
         task: start(run, generation: generation, host: host, counters: counters, sink: sink), id: run.id,
         survivesFinish: run.onFinish == .runToCompletion)
-      observer?(.started(run: generation, id: run.id?.description))
+      // Reported under the run's own cause (the input that started it), not
+      // the draining task's (the sender that scheduled the drain).
+      if let observer {
+        Cause.within(cause(of: generation)) { observer(.started(run: generation, id: run.id?.description)) }
+      }
     }
     pending.removeAll(keepingCapacity: true)
     pendingBase = nextGeneration + 1
