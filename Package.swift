@@ -29,21 +29,26 @@ let package = Package(
     .target(name: "ActorMVVMJobCountShims"),
     // The REPL's signal handlers that put the terminal back (C: only async-signal-safe calls).
     .target(name: "ReplTerminalShims"),
-    .target(name: "ActorMVVM", dependencies: ["ActorMVVMRuntimeShims"]),
+    // The runtime-free pieces every module shares: the lock, the state diff, reflection.
+    .target(name: "ActorMVVMSupport", dependencies: ["ActorMVVMRuntimeShims"]),
+    .target(name: "ActorMVVM", dependencies: ["ActorMVVMSupport", "ActorMVVMRuntimeShims"]),
     // The job count (virtual time's "nothing can run"): testing-only, never in an
     // app's products. It stands on the runtime's executor SPI, which only Linux has.
-    .target(name: "ActorMVVMJobCount", dependencies: ["ActorMVVM", "ActorMVVMJobCountShims"]),
+    .target(name: "ActorMVVMJobCount", dependencies: ["ActorMVVMSupport", "ActorMVVM", "ActorMVVMJobCountShims"]),
     // The load-time constructor that installs the job count in every test process.
     .target(name: "ActorMVVMTestingBoot"),
     // Rx-named AsyncSequence operators: a feature runs without them, and an app
     // that uses swift-async-algorithms imports only the set it wants.
-    .target(name: "ActorMVVMOperators", dependencies: ["ActorMVVM"]),
-    .target(name: "ActorMVVMTesting", dependencies: ["ActorMVVM", "ActorMVVMJobCount", "ActorMVVMTestingBoot"]),
+    .target(name: "ActorMVVMOperators", dependencies: ["ActorMVVMSupport", "ActorMVVM"]),
+    .target(
+      name: "ActorMVVMTesting",
+      dependencies: ["ActorMVVMSupport", "ActorMVVM", "ActorMVVMJobCount", "ActorMVVMTestingBoot"]),
     // The view bridge: a main-actor Observable model over a Feature.
     .target(name: "ActorMVVMUI", dependencies: ["ActorMVVM"]),
-    .target(name: "ActorMVVMNetworking", dependencies: ["ActorMVVM"]),
+    .target(name: "ActorMVVMNetworking", dependencies: ["ActorMVVMSupport", "ActorMVVM"]),
     // Networking's fakes, so a test of the runtime alone does not pull in networking.
-    .target(name: "ActorMVVMNetworkingTesting", dependencies: ["ActorMVVM", "ActorMVVMNetworking"]),
+    .target(
+      name: "ActorMVVMNetworkingTesting", dependencies: ["ActorMVVMSupport", "ActorMVVM", "ActorMVVMNetworking"]),
     // Nameless temporary files (O_TMPFILE, linkat): C, where the flag is a macro Swift cannot import.
     .target(name: "ActorMVVMStorageShims"),
     .target(name: "ActorMVVMStorage", dependencies: ["ActorMVVM", "ActorMVVMStorageShims"]),
@@ -56,7 +61,7 @@ let package = Package(
     .target(
       name: "InterviewFeature", dependencies: ["ActorMVVM", "ActorMVVMNetworking", "ActorMVVMStorage", "LoginFeature"]),
     // Navigation for any app: a flow machine's commands, obeyed by a coordinator that names no app.
-    .target(name: "AppCoordinator", dependencies: ["ActorMVVM"]),
+    .target(name: "AppCoordinator", dependencies: ["ActorMVVMSupport", "ActorMVVM"]),
     // The five articles' app: its composition root (the only target that builds the
     // features' Data types; ReplCore names a few, for its store's shape and the Naver
     // credentials), its flow machine and its screens.
@@ -70,6 +75,7 @@ let package = Package(
     .target(
       name: "ReplCore",
       dependencies: [
+        "ActorMVVMSupport",
         "ActorMVVM", "AppCoordinator", "InterviewApp", "EmbeddedBackend", "ActorMVVMNetworking", "ActorMVVMStorage",
         "WeatherFeature",
         "ReplTerminalShims", "ActorMVVMJobCount",
@@ -82,27 +88,32 @@ let package = Package(
     // Tests mirror the products: the runtime, the operators, the testing tools
     // (each beside the helpers they share, in TestSupport).
     .target(
-      name: "ActorMVVMTestSupport", dependencies: ["ActorMVVM", "ActorMVVMTesting", "ActorMVVMJobCount"],
+      name: "ActorMVVMTestSupport",
+      dependencies: ["ActorMVVMSupport", "ActorMVVM", "ActorMVVMTesting", "ActorMVVMJobCount"],
       path: "Tests/ActorMVVMTestSupport"),
     .testTarget(
       name: "ActorMVVMTests",
       dependencies: [
+        "ActorMVVMSupport",
         "ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "ActorMVVMUI", "ActorMVVMTestSupport",
         "ActorMVVMJobCount",
       ]),
     .testTarget(
       name: "ActorMVVMOperatorsTests",
-      dependencies: ["ActorMVVMOperators", "ActorMVVM", "ActorMVVMTesting", "ActorMVVMTestSupport"]),
+      dependencies: ["ActorMVVMSupport", "ActorMVVMOperators", "ActorMVVM", "ActorMVVMTesting", "ActorMVVMTestSupport"]),
     .testTarget(
       name: "ActorMVVMTestingTests",
       dependencies: [
+        "ActorMVVMSupport",
         "ActorMVVMTesting", "ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI", "ActorMVVMTestSupport",
         "ActorMVVMJobCount",
       ]),
-    .testTarget(name: "ActorMVVMUITests", dependencies: ["ActorMVVMUI", "ActorMVVM", "ActorMVVMTesting"]),
     .testTarget(
-      name: "ActorMVVMNetworkingTests", dependencies: ["ActorMVVMNetworking", "ActorMVVM", "ActorMVVMTesting"]),
-    .testTarget(name: "ActorMVVMStorageTests", dependencies: ["ActorMVVMStorage", "ActorMVVM"]),
+      name: "ActorMVVMUITests", dependencies: ["ActorMVVMSupport", "ActorMVVMUI", "ActorMVVM", "ActorMVVMTesting"]),
+    .testTarget(
+      name: "ActorMVVMNetworkingTests",
+      dependencies: ["ActorMVVMSupport", "ActorMVVMNetworking", "ActorMVVM", "ActorMVVMTesting"]),
+    .testTarget(name: "ActorMVVMStorageTests", dependencies: ["ActorMVVMSupport", "ActorMVVMStorage", "ActorMVVM"]),
     // Tests/Fixtures holds API payloads in the real formats; these tests read them by path.
     .testTarget(
       name: "EmbeddedBackendTests", dependencies: ["EmbeddedBackend", "ActorMVVMNetworking", "ActorMVVMTesting"]),
@@ -115,6 +126,7 @@ let package = Package(
     .testTarget(
       name: "FindNumberFeatureTests",
       dependencies: [
+        "ActorMVVMSupport",
         "FindNumberFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMNetworkingTesting", "ActorMVVMStorage",
       ]),
     .testTarget(
@@ -126,16 +138,18 @@ let package = Package(
     // A second app of the tests' own, with no interview type in it.
     .testTarget(
       name: "AppCoordinatorTests",
-      dependencies: ["AppCoordinator", "ActorMVVM", "ActorMVVMTesting", "ActorMVVMJobCount"]),
+      dependencies: ["ActorMVVMSupport", "AppCoordinator", "ActorMVVM", "ActorMVVMTesting", "ActorMVVMJobCount"]),
     .testTarget(
       name: "InterviewAppTests",
       dependencies: [
+        "ActorMVVMSupport",
         "InterviewApp", "AppCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature", "LoginFeature",
         "ActorMVVMNetworking", "ActorMVVMStorage", "WeatherFeature",
       ]),
     .testTarget(
       name: "ReplTests",
       dependencies: [
+        "ActorMVVMSupport",
         "ReplCore", "AppCoordinator", "InterviewApp", "ActorMVVM", "ActorMVVMTesting", "EmbeddedBackend",
         "ActorMVVMNetworking",
         "ActorMVVMStorage", "ActorMVVMJobCount",
@@ -144,6 +158,7 @@ let package = Package(
     .testTarget(
       name: "StressTests",
       dependencies: [
+        "ActorMVVMSupport",
         "ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "ActorMVVMNetworking", "ActorMVVMStorage",
         "EmbeddedBackend",
         "AppCoordinator", "InterviewApp", "ReplCore",

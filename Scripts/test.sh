@@ -10,6 +10,8 @@ swift format lint --strict --recursive --parallel Package.swift Sources Tests  #
 # on planted uses: an unguarded Task.immediateDetached, Mutex, Atomic, TaskExecutor).
 python3 Scripts/availability-check.py --self-test
 python3 Scripts/availability-check.py
+# One door into the runtime: no `package` declaration in ActorMVVM, no @testable import in Sources.
+Scripts/one-door.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift build --product repl -Xswiftc -warnings-as-errors  # the end-to-end REPL test runs the binary
 # The runtime is @inlinable: a client module specialises it with the optimiser on.

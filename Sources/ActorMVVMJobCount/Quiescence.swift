@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMJobCountShims
+import ActorMVVMSupport
 import Dispatch
 
 // The counting executors stand on the concurrency runtime's executor

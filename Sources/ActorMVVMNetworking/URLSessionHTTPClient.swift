@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 import Foundation
 
 #if canImport(FoundationNetworking)

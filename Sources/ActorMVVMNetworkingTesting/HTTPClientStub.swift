@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMNetworking
+import ActorMVVMSupport
 import Foundation
 
 /// An `HTTPClient` that answers from the test: the replacement for the

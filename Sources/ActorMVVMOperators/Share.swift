@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 
 extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// One iteration of `self` shared by every iterator, each new iterator

@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 
 /// Explores every order in which a subject's events can happen — the
 /// inputs a user sends, the answers (or failures) of the calls it makes,

@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 
 /// The controllable world one execution of an ``Exploration`` runs in: the
 /// stubbed calls waiting for an answer and the clock timers sleep on. A

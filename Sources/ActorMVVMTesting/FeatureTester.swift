@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 import Testing
 
 /// Tests a `StateMachine` transition by transition: our take on TCA's
@@ -15,23 +16,27 @@ import Testing
 /// await tester.finish()
 /// ```
 ///
-/// - ``send(_:sourceLocation:_:)`` reduces one input synchronously and fails
-///   the test unless the new state equals the old one changed by the
-///   closure: a state change that is not asserted is a failure. The failure
-///   lists the fields that differ, not two whole states.
+/// - It drives a real `Feature` of the machine, so batching, when
+///   effects start, causes and discarding are the app's own; it watches the
+///   feature through the public door (`Feature.observeTransitions(_:)`
+///   and a `FeatureTrace`), as any tool built on the library could.
+/// - ``send(_:sourceLocation:_:)`` sends one input, returns once the
+///   feature has reduced it (and started the effects its batch asks for),
+///   and fails the test unless the new state equals the old one changed by
+///   the closure: a state change that is not asserted is a failure. The
+///   failure lists the fields that differ, not two whole states.
 /// - Effects run for real (inject a ``TestClock`` for time, and pass it as
 ///   `clock:` so a `receive` that times out can say a task is asleep on
-///   it). The inputs they feed back are **reduced as they arrive**, as a
-///   `Feature` reduces them (and as TCA's `TestStore` does): one that
+///   it). The inputs they feed back are **reduced as they arrive**, by the
+///   feature (as TCA's `TestStore` does too): one that
 ///   cancels an effect cancels it then, not when the test gets to it. Each
 ///   must still be asserted, in order, with
 ///   ``receive(_:timeout:sourceLocation:_:)`` (or by case alone, nested
 ///   cases too, with ``receive(case:timeout:sourceLocation:_:)``), which
 ///   checks the input and the state change it made; outputs with
 ///   ``expectOutput(_:sourceLocation:)``. Superseded and cancelled effects'
-///   inputs are discarded exactly as a `Feature` does. An input sent
-///   through a `Send` after its operation returned fails the test (a
-///   `Feature` would discard it).
+///   inputs are discarded by the feature. An input sent through a `Send`
+///   after its operation returned fails the test (the feature discards it).
 /// - ``record(_:_:)`` keeps every value a field takes, transition by
 ///   transition (RxTest's `TestableObserver` for one field of state).
 /// - ``finish(timeout:sourceLocation:)`` waits for running effects to
@@ -65,19 +70,16 @@ public actor FeatureTester<Machine: StateMachine> {
     case off
   }
 
-  private let machine: Machine
-  private var current: State
-  private let inbox = Inbox<Input>()
-  private var runner: EffectRunner<Input, Output>
-  private let counters: LifetimeCounters
+  private let feature: Feature<Machine>
+  /// What the feature reported, as it happened (see ``TesterLog``).
+  private let log: TesterLog<Machine>
+  private var observing = false
   private var pendingOutputs: [Output] = []
   /// Fed-back inputs not yet asserted, already reduced (on arrival), each
   /// with the state before and after it.
   private var pendingReceived: [(input: Input, before: State, after: State)] = []
-  /// Inputs sent after their run returned, to report from the test's task.
-  private var lateInputs: [Input] = []
-  /// What ``record(_:_:)`` asked for: each is told every state a reduce made.
-  private var recorders: [(State) -> Void] = []
+  /// Transitions of inputs this tester sent, not yet checked by `send`.
+  private var pendingSent: [(input: Input, before: State, after: State)] = []
   private let exhaustivity: Exhaustivity
   private let clock: TestClock?
   private let createdAt: SourceLocation
@@ -87,7 +89,7 @@ public actor FeatureTester<Machine: StateMachine> {
   /// - Parameters:
   ///   - machine: the state machine under test.
   ///   - initialState: the state before the first input.
-  ///   - counters: where the effects it starts are counted.
+  ///   - counters: where the feature, and the effects it starts, are counted.
   ///   - exhaustivity: `.on` (the default) or `.off`.
   ///   - clock: the test clock the machine's effects sleep on, if any; only
   ///     used to explain a `receive` that times out.
@@ -97,48 +99,34 @@ public actor FeatureTester<Machine: StateMachine> {
     exhaustivity: Exhaustivity = .on, clock: TestClock? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    self.machine = machine
-    self.current = initialState
     self.exhaustivity = exhaustivity
     self.clock = clock
     self.createdAt = sourceLocation
-    let inbox = self.inbox
-    self.runner = EffectRunner()
-    self.counters = counters
-    // Reduce fed-back inputs as they arrive: each arrival schedules a visit
-    // to the tester (a task, counted by the job count, so a clock's advance
-    // or a settle waits for the reduction).
-    inbox.onArrival = { [weak self] in
-      _ = TaskScope.start(named: "FeatureTester collector") { [weak self] in await self?.collectOnArrival() }
-    }
+    let log = TesterLog<Machine>(initialState)
+    self.log = log
+    self.feature = Feature(
+      machine, initialState: initialState, counters: counters, trace: FeatureTrace { log.traced($0) })
   }
 
   deinit {
     guard !finished else { return }
-    // Released without finish(): report what `finish` would have, and stop the effects.
-    var outputs = pendingOutputs.count
-    var received = pendingReceived.count
-    var running = Set(runner.liveGenerations)
-    for message in inbox.drain() {
-      switch message {
-      case .sent(_, let generation) where running.contains(generation): received += 1
-      case .ended(let generation): running.remove(generation)
-      default: break
-      }
-    }
-    for task in runner.startedTasks { task.cancel() }
+    // Released without finish(): report what `finish` would have. The
+    // feature, released with it, cancels its effects.
+    var (outputs, received, running) = log.leftovers()
+    outputs += pendingOutputs.count
+    received += pendingReceived.count
     if exhaustivity == .off { (outputs, received) = (0, 0) }
-    guard outputs + received + running.count > 0 else { return }
+    guard outputs + received + running > 0 else { return }
     TestFailure.record(
       """
       FeatureTester released without finish(): \(outputs) unasserted output(s), \(received) unasserted \
-      fed-back input(s), \(running.count) effect(s) still running. End the test with `await tester.finish()`.
+      fed-back input(s), \(running) effect(s) still running. End the test with `await tester.finish()`.
       """,
       sourceLocation: createdAt)
   }
 
   /// The state after everything sent and received so far.
-  public var state: State { current }
+  public var state: State { log.current }
 
   /// Reduces `input` and asserts the resulting state: `update` mutates a
   /// copy of the previous state into the expected one (omit it when the
@@ -147,7 +135,8 @@ public actor FeatureTester<Machine: StateMachine> {
     _ input: Input,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ update: (@Sendable (inout State) throws -> Void)? = nil
-  ) {
+  ) async {
+    await observe()
     collect()
     if exhaustivity == .on, !pendingReceived.isEmpty {
       TestFailure.record(
@@ -160,9 +149,17 @@ public actor FeatureTester<Machine: StateMachine> {
     // Non-exhaustive: fed-back inputs already reduced stay findable by a
     // later `receive`, whether they arrived before or after this send.
     if exhaustivity == .on { pendingReceived.removeAll() }
-    let before = current
-    reduce(input)
-    check(input, before: before, after: current, update: update, sourceLocation: sourceLocation)
+    feature.send(input)
+    await feature.flush()
+    collect()
+    guard !pendingSent.isEmpty else {
+      TestFailure.record(
+        "\(input) was not reduced: the feature has finished (after cancelEffects() or finish())",
+        sourceLocation: sourceLocation)
+      return
+    }
+    let sent = pendingSent.removeFirst()
+    check(sent.input, before: sent.before, after: sent.after, update: update, sourceLocation: sourceLocation)
   }
 
   /// Waits for the next input an effect feeds back, asserts it equals
@@ -316,9 +313,7 @@ public actor FeatureTester<Machine: StateMachine> {
   public func record<Value: Equatable & Sendable>(
     _ field: @escaping @Sendable (State) -> Value, _ mode: RecordingMode = .changes
   ) -> TransitionRecorder<Value> {
-    let recorder = TransitionRecorder(first: field(current), keepsRepeats: mode == .everyTransition)
-    recorders.append { state in recorder.append(field(state)) }
-    return recorder
+    log.record(field, keepsRepeats: mode == .everyTransition)
   }
 
   /// Waits until every running effect has ended, handling what they fed
@@ -331,10 +326,11 @@ public actor FeatureTester<Machine: StateMachine> {
   /// that cancels it first. Returns at once if the calling task is cancelled.
   public func settle(timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async {
     guard await !settled(timeout: timeout), !Task.isCancelled else { return }
+    let running = log.running
     TestFailure.record(
       """
-      settle() gave up after \(timeout) with \(runner.liveCount) effect(s) still running: \
-      \(runner.liveDescriptions.joined(separator: ", ")); an effect that never ends needs \
+      settle() gave up after \(timeout) with \(running.count) effect(s) still running: \
+      \(running.joined(separator: ", ")); an effect that never ends needs \
       cancelEffects() or an input that cancels it before settle()\(clockHint)
       """, sourceLocation: sourceLocation)
   }
@@ -342,12 +338,29 @@ public actor FeatureTester<Machine: StateMachine> {
   /// Waits until every running effect has ended; false if `timeout` passed
   /// with one still running, or the task was cancelled.
   private func settled(timeout: Duration) async -> Bool {
-    collect()
-    while runner.liveCount > 0, await inbox.wait(timeout: timeout) {
+    while true {
+      let seen = log.eventCount
+      let running = await runningEffects()
       collect()
+      if running == 0 { return true }
+      guard await log.wait(after: seen, timeout: timeout) else { return false }
     }
-    collect()
-    return runner.liveCount == 0
+  }
+
+  /// The feature's running effects, read on its actor: between two of its
+  /// batches, so every transition and run event before it is in the log.
+  private func runningEffects() async -> Int {
+    await observe()
+    return await feature.runningEffectCount
+  }
+
+  /// Starts observing the feature's transitions, once, before the first
+  /// input (only this tester sends to its feature).
+  private func observe() async {
+    guard !observing else { return }
+    observing = true
+    let log = self.log
+    _ = await feature.observeTransitions { log.transitioned($0) }
   }
 
   /// Ends the test: waits up to `timeout` for running effects to return
@@ -369,11 +382,12 @@ public actor FeatureTester<Machine: StateMachine> {
           "\(pendingReceived.count) unasserted fed-back input(s): \(pendingReceived.map(\.input))",
           sourceLocation: sourceLocation)
       }
-      if runner.liveCount > 0 {
+      let running = log.running
+      if !running.isEmpty {
         TestFailure.record(
           """
-          \(runner.liveCount) effect(s) still running \(timeout) after the end of the test: \
-          \(runner.liveDescriptions.joined(separator: ", "))\(clockHint)
+          \(running.count) effect(s) still running \(timeout) after the end of the test: \
+          \(running.joined(separator: ", "))\(clockHint)
           """,
           sourceLocation: sourceLocation)
       }
@@ -384,25 +398,13 @@ public actor FeatureTester<Machine: StateMachine> {
   /// Cancels every running effect and waits until their tasks return,
   /// without asserting anything (for tests that end mid-flight on purpose).
   public func cancelEffects() async {
-    let tasks = runner.cancelAll()
-    for task in tasks { await task.value }
+    await feature.finish()
     collect()
     pendingOutputs.removeAll()
     pendingReceived.removeAll()
   }
 
   // MARK: Internals
-
-  private func reduce(_ input: Input) {
-    let effect = machine.reduce(into: &current, input)
-    for record in recorders { record(current) }
-    runner.perform(effect) { pendingOutputs.append($0) }
-    // Each input is a batch of its own.
-    let inbox = self.inbox
-    runner.startPending(host: UInt64(UInt(bitPattern: ObjectIdentifier(inbox))), counters: counters) {
-      inbox.push($0)
-    }
-  }
 
   /// Asserts `after` is `before` changed by `update` (with exhaustivity
   /// off: that `update` changes nothing in `after`).
@@ -426,25 +428,15 @@ public actor FeatureTester<Machine: StateMachine> {
       sourceLocation: sourceLocation)
   }
 
-  /// Moves fed-back messages from the inbox into the books, reducing each
-  /// fed-back input of a live run; `reporting` (a call from the test's
-  /// task) records a failure for each input sent too late.
-  private func collect(reporting: Bool = true) {
-    for message in inbox.drain() {
-      switch message {
-      case .sent(let input, let generation):
-        guard runner.isLive(generation) else { continue }
-        let before = current
-        reduce(input)
-        pendingReceived.append((input, before, current))
-      case .late(let input, _):
-        lateInputs.append(input)
-      case .ended(let generation):
-        runner.ended(generation)
-      }
-    }
-    guard reporting else { return }
-    for input in lateInputs {
+  /// Moves what the feature reported into the tester's books: fed-back
+  /// transitions, sent ones, outputs; `reporting` (a call from the test's
+  /// task) records a failure for each input an effect sent too late.
+  private func collect() {
+    let taken = log.take()
+    pendingSent += taken.sent
+    pendingReceived += taken.received
+    pendingOutputs += taken.outputs
+    for input in taken.late {
       TestFailure.record(
         """
         An effect sent \(input) after its operation had returned; a Feature discards it. Await the \
@@ -452,26 +444,24 @@ public actor FeatureTester<Machine: StateMachine> {
         """,
         sourceLocation: createdAt)
     }
-    lateInputs.removeAll()
-  }
-
-  /// A visit on arrival: reduces what came, reporting nothing (it runs in
-  /// no test's context; the next call from the test reports).
-  private func collectOnArrival() {
-    collect(reporting: false)
   }
 
   private func nextReceived(timeout: Duration) async -> (Input, State, State)? {
-    collect()
-    while pendingReceived.isEmpty, runner.liveCount > 0 {
-      guard await inbox.wait(timeout: timeout) else { break }
+    while true {
       collect()
+      if !pendingReceived.isEmpty { return pendingReceived.removeFirst() }
+      let seen = log.eventCount
+      let running = await runningEffects()
+      collect()
+      if !pendingReceived.isEmpty { return pendingReceived.removeFirst() }
+      // No run is live between two batches: nothing more can be fed back.
+      if running == 0 { return nil }
+      guard await log.wait(after: seen, timeout: timeout) else { return nil }
     }
-    return pendingReceived.isEmpty ? nil : pendingReceived.removeFirst()
   }
 
   private func whyNothingArrived(_ timeout: Duration) -> String {
-    runner.liveCount == 0
+    log.running.isEmpty
       ? "no effect is running"
       : """
       none arrived within \(timeout) of real time — a guard against a hang, never load: a running effect \
@@ -489,55 +479,118 @@ public actor FeatureTester<Machine: StateMachine> {
   }
 }
 
-/// Messages from effects, collected under a lock until the tester reads them.
-package final class Inbox<Input: Sendable>: Sendable {
+/// What a tester's feature reported, under a lock: written on the
+/// feature's actor (its transition observer and trace), read by the tester.
+final class TesterLog<Machine: StateMachine>: Sendable {
+  typealias Step = (input: Machine.Input, before: Machine.State, after: Machine.State)
+
   private struct State {
-    var messages: [EffectMessage<Input>] = []
+    var current: Machine.State
+    var sent: [Step] = []
+    var received: [Step] = []
+    var outputs: [Machine.Output] = []
+    var late: [Machine.Input] = []
+    /// Started runs not yet ended, superseded or cancelled: number → description.
+    var running: [UInt64: String] = [:]
+    var recorders: [@Sendable (Machine.State) -> Void] = []
+    /// Events so far; a wait returns once there are more than it saw.
+    var events = 0
     var nextWait: UInt64 = 0
     var waiter: (id: UInt64, continuation: UnsafeContinuation<Bool, Never>)?
-    var onArrival: (@Sendable () -> Void)?
   }
 
-  private let state = Locked(State())
+  private let state: Locked<State>
 
-  /// An empty inbox.
-  package init() {}
+  init(_ initial: Machine.State) { state = Locked(State(current: initial)) }
 
-  /// Called after each message is pushed, outside the lock (the tester
-  /// schedules its visit with it).
-  package var onArrival: (@Sendable () -> Void)? {
-    get { state.withLock { $0.onArrival } }
-    set { state.withLock { $0.onArrival = newValue } }
+  /// The state after the last transition reported.
+  var current: Machine.State { state.withLock { $0.current } }
+
+  /// How many events have been reported.
+  var eventCount: Int { state.withLock { $0.events } }
+
+  /// The running effects, by the description a failure prints.
+  var running: [String] {
+    state.withLock { state in state.running.keys.sorted().map { state.running[$0]! } }
   }
 
-  package func push(_ message: EffectMessage<Input>) {
-    let (waiter, onArrival) = state.withLock { state in
-      state.messages.append(message)
+  /// A transition (the observer, on the feature's actor).
+  func transitioned(_ transition: FeatureTransition<Machine>) {
+    let recorders = note { state in
+      let step = (transition.input, state.current, transition.state)
+      state.current = transition.state
+      switch transition.origin {
+      case .sent: state.sent.append(step)
+      case .fedBack: state.received.append(step)
+      }
+      return state.recorders
+    }
+    for record in recorders { record(transition.state) }
+  }
+
+  /// A trace event (on the feature's actor).
+  func traced(_ event: FeatureTrace<Machine>.Event) {
+    switch event {
+    case .output(let output): note { $0.outputs.append(output) }
+    case .lateResultDropped(let input): note { $0.late.append(input) }
+    case .effect(.started(let run, let id)):
+      note { $0.running[run] = id ?? "an effect with no id" }
+    case .effect(.ended(let run, _)), .effect(.superseded(let run, _)), .effect(.cancelled(let run, _)):
+      note { $0.running.removeValue(forKey: run) }
+    case .input, .stateChanged, .staleResultDropped: break
+    }
+  }
+
+  /// Records `field` after every transition from now on, starting from
+  /// the current state's.
+  func record<Value: Equatable & Sendable>(
+    _ field: @escaping @Sendable (Machine.State) -> Value, keepsRepeats: Bool
+  ) -> TransitionRecorder<Value> {
+    state.withLock { state in
+      let recorder = TransitionRecorder(first: field(state.current), keepsRepeats: keepsRepeats)
+      state.recorders.append { recorder.append(field($0)) }
+      return recorder
+    }
+  }
+
+  /// Takes what the tester has not read yet.
+  func take() -> (sent: [Step], received: [Step], outputs: [Machine.Output], late: [Machine.Input]) {
+    state.withLock { state in
+      defer { (state.sent, state.received, state.outputs, state.late) = ([], [], [], []) }
+      return (state.sent, state.received, state.outputs, state.late)
+    }
+  }
+
+  /// What a tester released unfinished left: outputs and fed-back inputs
+  /// not taken, and runs still going.
+  func leftovers() -> (outputs: Int, received: Int, running: Int) {
+    state.withLock { ($0.outputs.count, $0.received.count, $0.running.count) }
+  }
+
+  /// Applies `change` as one event, then wakes the tester if it waits.
+  @discardableResult
+  private func note<R>(_ change: (inout State) -> R) -> R {
+    let (result, waiter) = state.withLock { state in
+      let result = change(&state)
+      state.events += 1
       defer { state.waiter = nil }
-      return (state.waiter, state.onArrival)
+      return (result, state.waiter)
     }
     waiter?.continuation.resume(returning: true)
-    onArrival?()
+    return result
   }
 
-  package func drain() -> [EffectMessage<Input>] {
-    state.withLock { state in
-      defer { state.messages = [] }
-      return state.messages
-    }
-  }
-
-  /// Waits until a message is pending: true then; false if `timeout` of
-  /// real time passes first and then nothing in the process can run (so a
-  /// slow machine is never mistaken for a silent effect), or the task is
-  /// cancelled. One waiter at a time.
+  /// Waits until more than `seen` events have been reported: true then;
+  /// false if `timeout` of real time passes first and then nothing in the
+  /// process can run (so a slow machine is never mistaken for a silent
+  /// effect), or the task is cancelled. One waiter at a time.
   ///
-  /// No wake-up is lost: the waiter registers and checks for messages in one
-  /// step under the lock, and the deadline (a Dispatch timer, outside the
-  /// job count, so it never keeps virtual time from knowing idle) and
+  /// No wake-up is lost: the waiter registers and compares the count in
+  /// one step under the lock, and the deadline (a Dispatch timer, outside
+  /// the job count, so it never keeps virtual time from knowing idle) and
   /// cancellation resume only the wait they belong to, if it is still
-  /// registered. `timeout: .zero` reports at once whether a message is there.
-  package func wait(timeout: Duration) async -> Bool {
+  /// registered.
+  func wait(after seen: Int, timeout: Duration) async -> Bool {
     let id = state.withLock { state -> UInt64 in
       state.nextWait &+= 1
       return state.nextWait
@@ -545,7 +598,7 @@ package final class Inbox<Input: Sendable>: Sendable {
     return await withTaskCancellationHandler {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
         let verdict = state.withLock { state -> Bool? in
-          if !state.messages.isEmpty { return true }
+          if state.events > seen { return true }
           if Task.isCancelled || timeout <= .zero { return false }
           state.waiter = (id, continuation)
           return nil

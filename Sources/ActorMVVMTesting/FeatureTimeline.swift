@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 
 /// RxTest's `TestScheduler` for a whole `Feature`: named marble
 /// timelines in, the timelines of chosen state fields and of the outputs

@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 
 /// Marble-diagram tests on virtual time: a diagram string per input in,
 /// the diagram of what came out, so a test reads like the behaviour it

@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMJobCount
+import ActorMVVMSupport
 import Dispatch
 import Testing
 

@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 
 /// A one-shot gate for ordering concurrent work in tests: ``wait()``
 /// suspends until ``open()`` has been called (at once if it already was).

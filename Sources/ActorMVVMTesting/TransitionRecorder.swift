@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 
 /// The values one field of a ``FeatureTester``'s state took, transition by
 /// transition (see ``FeatureTester/record(_:_:)``). Read ``values`` from any

@@ -121,7 +121,7 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
     // Read after subscribing: an output emitted while this runs is counted
     // as before the model (never waited for), never as one it must deliver.
     outputBaseline = feature.emittedOutputCount
-    let (initial, version) = feature.versionedPublishedState
+    let (initial, version) = feature.versionedState
     current = initial
     appliedVersion = version
     unstarted = (states, outputs)
@@ -314,7 +314,7 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   /// Shows the feature's latest publication, and holds there by its
   /// version (not `==`, which a `NaN` in the state breaks).
   var isSettled: Bool {
-    resyncs == 0 && appliedVersion == feature.versionedPublishedState.version
+    resyncs == 0 && appliedVersion == feature.versionedState.version
       && deliveredOutputs + droppedOutputs >= feature.emittedOutputCount - outputBaseline
   }
 
@@ -324,7 +324,7 @@ public final class FeatureModel<Machine: StateMachine>: Observable {
   /// Applies the feature's latest publication, unless the model shows it
   /// already (then it counts as no applied state).
   func applyPublished() {
-    let (state, version) = feature.versionedPublishedState
+    let (state, version) = feature.versionedState
     guard version != appliedVersion else { return resumeSettledWaiters() }
     apply(state, version: version)
   }

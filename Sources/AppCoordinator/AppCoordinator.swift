@@ -364,29 +364,22 @@ public actor AppCoordinator<App: CoordinatedApp> {
     let progress = OutputProgress()
     func start<Kind: AppScreen>(_ screen: Kind) -> Task<Void, Never> {
       let feature = screen.feature
-      feature.trackOutputCauses()
-      let outputs = feature.outputValues
+      // Subscribed before the first input; outputs the screen emitted before
+      // (from its init) never reach this listener, so they count as handled.
+      let (emittedBefore, outputs) = feature.outputsWithCauses()
+      progress.handled(upTo: emittedBefore)
       let id = ObjectIdentifier(feature)
       // In a test bubble the listener prefers the bubble's counting executor.
       let listener = TaskScope.start(named: "AppCoordinator listener of \(route)") { [weak self] in
-        // The output's number in emission order: those received, and those
-        // the screen's bounded output buffering dropped for this listener.
-        var (received, number) = (0, 0)
-        var iterator = outputs.makeAsyncIterator()
-        while let output = await iterator.next() {
+        for await caused in outputs {
           guard let self else { return }
-          received += 1
-          let position = received + iterator.droppedCount
-          while number < position - 1 {  // a dropped output's cause is never asked for
-            number += 1
-            _ = feature.takeOutputCause(number: number)
-          }
-          number = position
           // The output's step runs under the cause it was emitted under.
-          await Cause.with(feature.takeOutputCause(number: number)) {
-            await self.receive(output, from: route, screen: id)
+          await Cause.with(caused.cause) {
+            await self.receive(caused.output, from: route, screen: id)
           }
-          progress.handled(upTo: number)
+          // Its number covers the outputs before it, handled or dropped by
+          // the screen's bounded output buffering.
+          progress.handled(upTo: caused.number)
         }
       }
       if let input = screen.firstInput { screen.feature.send(input) }  // after subscribing to its outputs

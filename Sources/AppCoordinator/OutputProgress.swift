@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 
 /// How far a listener has got in a screen's outputs (its position: those
 /// it handled and those the screen's bounded buffering dropped for it), and

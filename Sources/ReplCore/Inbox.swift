@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 
 /// Things any task may append and the session takes, oldest first, when it
 /// renders: the REPL's buffer between the app (which reports on its own

@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMStorage
+import ActorMVVMSupport
 
 /// Turns outputs (any enum) into a name and a JSON value by reflection
 /// (``Reflection``, the walk ``Secrets`` uses too), masking secret fields

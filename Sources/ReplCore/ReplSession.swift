@@ -1,6 +1,7 @@
 import ActorMVVM
 import ActorMVVMJobCount
 import ActorMVVMStorage
+import ActorMVVMSupport
 import AppCoordinator
 import EmbeddedBackend
 import Foundation

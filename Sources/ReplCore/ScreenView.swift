@@ -90,7 +90,7 @@ extension Screen {
     guard let view else { return nil }
     func observe<View: ScreenView>(_ view: View) async -> (ViewObservation, ViewSnapshot) {
       let feature = view.feature
-      let (id, state) = await feature.observeTransitions { state, cause in changed(view.snapshot(of: state), cause) }
+      let (id, state) = await feature.observeTransitions { changed(view.snapshot(of: $0.state), $0.cause) }
       return (ViewObservation { await feature.stopObservingTransitions(id) }, view.snapshot(of: state))
     }
     return await observe(view)

@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMOperators
+import ActorMVVMSupport
 import ActorMVVMTestSupport
 import ActorMVVMTesting
 import Testing

@@ -1,6 +1,7 @@
 // Helpers shared by the test targets of ActorMVVM's products (`package`
 // access: visible inside this package only).
 import ActorMVVM
+import ActorMVVMSupport
 import ActorMVVMTesting
 
 /// A small machine that exercises every kind of effect.

@@ -1,5 +1,6 @@
 // Sequences and helpers shared by the test targets (`package` access).
 import ActorMVVM
+import ActorMVVMSupport
 
 /// RxTest's recorded events as a marble diagram: time 200 (RxTest's
 /// subscription) is tick 0, one tick per `unit` of RxTest's virtual time;

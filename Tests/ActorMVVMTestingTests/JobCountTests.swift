@@ -1,6 +1,7 @@
 import ActorMVVM
 import ActorMVVMJobCount
 import ActorMVVMOperators
+import ActorMVVMSupport
 import ActorMVVMTesting
 import Dispatch
 import Testing

@@ -1,6 +1,7 @@
 import ActorMVVM
-import ActorMVVMTesting
 import Testing
+
+@testable import ActorMVVMTesting
 
 /// Waits a user calls never hang silently and never lose a wake-up.
 @Suite("Waits return, and say why they gave up", .testBubble)
@@ -38,31 +39,31 @@ struct WaitTests {
 
   @Test("A wait with a zero timeout returns at once, 10,000 times, however the deadline races registration")
   func zeroTimeoutNeverHangs() async {
-    let inbox = Inbox<Int>()
+    let log = TesterLog<LiveQuery>(.init())
     for _ in 0..<10_000 {
-      #expect(await inbox.wait(timeout: .zero) == false)
+      #expect(await log.wait(after: 0, timeout: .zero) == false)
     }
-    inbox.push(.ended(generation: 1))
-    #expect(await inbox.wait(timeout: .zero))
+    log.traced(.effect(.ended(run: 1, id: nil)))
+    #expect(await log.wait(after: 0, timeout: .zero))
   }
 
   @Test("A message pushed while the deadline fires is never lost: every wait returns, 10,000 times")
   func pushRacingTheDeadline() async {
     for round in 0..<10_000 {
-      let inbox = Inbox<Int>()
-      let pusher = Task { inbox.push(.ended(generation: UInt64(round))) }
-      let got = await inbox.wait(timeout: .microseconds(round % 3))
+      let log = TesterLog<LiveQuery>(.init())
+      let pusher = Task { log.traced(.effect(.ended(run: UInt64(round), id: nil))) }
+      let got = await log.wait(after: 0, timeout: .microseconds(round % 3))
       await pusher.value
-      // Either the message came in time, or it is there for the next look.
-      let later = got ? true : await inbox.wait(timeout: .zero)
+      // Either the event came in time, or it is there for the next look.
+      let later = got ? true : await log.wait(after: 0, timeout: .zero)
       #expect(later)
     }
   }
 
   @Test("A wait returns when its task is cancelled")
   func cancelledWaitReturns() async {
-    let inbox = Inbox<Int>()
-    let waiter = Task { await inbox.wait(timeout: .seconds(3600)) }
+    let log = TesterLog<LiveQuery>(.init())
+    let waiter = Task { await log.wait(after: 0, timeout: .seconds(3600)) }
     waiter.cancel()
     #expect(await waiter.value == false)
   }

@@ -1,8 +1,10 @@
-import ActorMVVM
 import ActorMVVMJobCount
+import ActorMVVMSupport
 import ActorMVVMTesting
 import Foundation
 import Testing
+
+@testable import ActorMVVM
 
 /// Which code paths this build takes, proved rather than assumed: the
 /// Apple-SDK profile (`Scripts/apple-profile.sh`, `ACTORMVVM_APPLE_BELOW_26`)

@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 import ActorMVVMTestSupport
 import ActorMVVMTesting
 import Testing
@@ -135,12 +136,12 @@ struct CauseTests {
     #expect(Cause.current == nil)
   }
 
-  @Test("A transition observer sees every transition's state and cause, in order")
+  @Test("A transition observer sees every transition's input, origin, state and cause, in order")
   func transitionObserver() async {
     let (feature, _, _) = traced()
-    let seen = Locked<[(String, Cause?)]>([])
-    let (id, initial) = await feature.observeTransitions { state, cause in
-      seen.withLock { $0.append((state.note, cause)) }
+    let seen = Locked<[FeatureTransition<CausedLoader>]>([])
+    let (id, initial) = await feature.observeTransitions { transition in
+      seen.withLock { $0.append(transition) }
     }
     #expect(initial.note == "")
     Cause.with(Cause(4)) { feature.send(.noteChanged("one")) }
@@ -150,28 +151,29 @@ struct CauseTests {
     feature.send(.noteChanged("three"))
     await feature.finish()
     let log = seen.withLock { $0 }
-    #expect(log.map(\.0) == ["one", "two"])
-    #expect(log.map(\.1) == [Cause(4), nil])
+    #expect(log.map(\.state.note) == ["one", "two"])
+    #expect(log.map(\.cause) == [Cause(4), nil])
+    #expect(log.map(\.origin) == [.sent, .sent])
   }
 
-  @Test("An output emitted under a cause is tracked by number for its listener, once; untracked, nothing is kept")
+  @Test("Outputs with causes carry each output's cause and number; earlier outputs are counted, not delivered")
   func outputCauses() async {
     let (feature, _, _) = traced()
-    feature.trackOutputCauses()
-    var outputs = feature.outputValues.makeAsyncIterator()
+    feature.send(.queryChanged("before"))
+    await feature.idle()
+    let (emittedBefore, values) = feature.outputsWithCauses()
+    #expect(emittedBefore == 1)
+    var outputs = values.makeAsyncIterator()
     Cause.with(Cause(9)) { feature.send(.queryChanged("a")) }
-    #expect(await outputs.next() == .done("a"))
+    let first = await outputs.next()
     feature.send(.queryChanged("b"))
-    #expect(await outputs.next() == .done("b"))
-    #expect(feature.takeOutputCause(number: 1) == Cause(9))
-    #expect(feature.takeOutputCause(number: 1) == nil)
-    #expect(feature.takeOutputCause(number: 2) == nil)
+    let second = await outputs.next()
+    #expect(first?.output == .done("a") && first?.cause == Cause(9) && first?.number == 2)
+    #expect(second?.output == .done("b") && second?.cause == nil && second?.number == 3)
     await feature.finish()
-
-    let (untracked, _, _) = traced()
-    Cause.with(Cause(9)) { untracked.send(.queryChanged("a")) }
-    await untracked.idle()
-    #expect(untracked.takeOutputCause(number: 1) == nil)
-    await untracked.finish()
+    #expect(await outputs.next() == nil)
+    // Subscribed after the feature finished: the sequence ends at once.
+    var late = feature.outputsWithCauses().values.makeAsyncIterator()
+    #expect(await late.next() == nil)
   }
 }

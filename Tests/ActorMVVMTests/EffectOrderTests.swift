@@ -1,6 +1,7 @@
-import ActorMVVM
 import ActorMVVMTesting
 import Testing
+
+@testable import ActorMVVM
 
 /// Records the order in which effects reached it.
 private actor CallLog {

@@ -1,5 +1,6 @@
-import ActorMVVM
 import Testing
+
+@testable import ActorMVVM
 
 /// `FeatureLifecycle` transition by transition, synchronously: waiters are
 /// plain strings, and nothing suspends.

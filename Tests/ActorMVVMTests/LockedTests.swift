@@ -1,3 +1,5 @@
+@testable import ActorMVVMSupport
+
 #if os(Linux) && !ACTORMVVM_APPLE_BELOW_26
   import ActorMVVMRuntimeShims
   import Foundation

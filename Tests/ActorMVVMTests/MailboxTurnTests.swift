@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 import Testing
 
 /// The scheduled drain reduces in turns and gives the actor back between

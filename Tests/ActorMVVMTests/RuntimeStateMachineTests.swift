@@ -1,3 +1,4 @@
+import ActorMVVMSupport
 import ActorMVVMTestSupport
 import ActorMVVMTesting
 import Testing

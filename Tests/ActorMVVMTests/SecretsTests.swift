@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 import ActorMVVMTestSupport
 import Testing
 

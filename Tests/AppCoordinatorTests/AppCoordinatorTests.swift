@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMJobCount
+import ActorMVVMSupport
 import ActorMVVMTesting
 import AppCoordinator
 import Testing
@@ -270,6 +271,33 @@ struct CoordinatorCauseTests {
         "shelf ! openTally(start: 3) #5",
         "→ push tally(3) [shelf,tally(3) | -] #5",
         "→ pop tally(3) [shelf | -] #6",
+      ])
+    await app.finish()
+  }
+}
+
+extension CoordinatorCauseTests {
+  @Test(
+    "An output's step runs under the output's cause, and settle returns, when the screen emitted before the coordinator listened",
+    .timeLimit(.minutes(1)))
+  func outputCauseAfterEarlyOutputs() async throws {
+    let counters = LifetimeCounters()
+    let app = AppCoordinator(ShelfApp(counters: counters, announcesTallies: true))
+    let log = Locked<[String]>([])
+    await app.observe { change in log.withLock { $0.append("\(change) \(Cause.current.map { "\($0)" } ?? "-")") } }
+    await app.start()
+    try await app.settle(timeout: .seconds(5))
+    await Cause.with(Cause(41)) { await app.open(.tally(1)) }
+    try await app.settle(timeout: .seconds(5))
+    let tally = try #require(await app.screens.last?.1.feature(TallyMachine.self))
+    Cause.with(Cause(42)) { tally.send(.closeTapped) }
+    try await app.settle(timeout: .seconds(5))
+    #expect(
+      log.withLock { $0 } == [
+        "→ root shelf [shelf | -] -",
+        "→ push tally(1) [shelf,tally(1) | -] #41",
+        "tally(1) ! close #42",
+        "→ pop tally(1) [shelf | -] #42",
       ])
     await app.finish()
   }

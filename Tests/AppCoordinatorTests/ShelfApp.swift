@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 import ActorMVVMTesting
 import AppCoordinator
 import Foundation
@@ -36,8 +37,8 @@ struct ShelfMachine: StateMachine {
 /// that never ends on its own (asleep on a test clock nobody advances;
 /// cancelling it ends it).
 struct TallyMachine: StateMachine {
-  enum Input: Sendable { case appeared, tapped, closeTapped, watchTapped }
-  enum Output: Sendable { case close }
+  enum Input: Sendable { case appeared, tapped, closeTapped, watchTapped, announce }
+  enum Output: Sendable { case close, announced }
   struct State: Equatable, Sendable {
     var appearances = 0
     var taps = 0
@@ -49,6 +50,7 @@ struct TallyMachine: StateMachine {
     case .tapped: state.taps += 1
     case .closeTapped: return .emit(.close)
     case .watchTapped: return .run(id: "feed") { _ in try? await TestClock().sleep(for: .seconds(1)) }
+    case .announce: return .emit(.announced)
     }
     return .none
   }
@@ -78,6 +80,8 @@ struct ShelfDependencies: Sendable {
   let holds = BuildHolds()
   /// Deep links' chores a test holds on purpose, keyed by the tally the link asks for.
   let linkHolds = BuildHolds()
+  /// Whether a tally emits an output from its init, before the coordinator listens.
+  var announcesTallies = false
   /// When exploring: every build waits for the explorer to let it finish.
   var builds: ExploredCall<String, Bool, CancellationError>?
 
@@ -94,7 +98,12 @@ struct ShelfDependencies: Sendable {
       case .bufferingOldest(let count): .bufferingOldest(count)
       case .bufferingNewest(let count): .bufferingNewest(count)
       }
-    return Feature(machine, initialState: initialState, counters: counters, outputBuffering: buffering)
+    let feature = Feature(machine, initialState: initialState, counters: counters, outputBuffering: buffering)
+    if announcesTallies, let tally = feature as? Feature<TallyMachine> {
+      tally.send(.announce)
+      await tally.flush()  // emitted before the coordinator subscribes: nobody hears it
+    }
+    return feature
   }
 }
 
@@ -224,9 +233,10 @@ struct ShelfApp: CoordinatedApp {
 
   init(
     counters: LifetimeCounters = LifetimeCounters(), builds: ExploredCall<String, Bool, CancellationError>? = nil,
-    outputBuffering: EventRelay<Never>.BufferingPolicy = .unbounded
+    outputBuffering: EventRelay<Never>.BufferingPolicy = .unbounded, announcesTallies: Bool = false
   ) {
     var dependencies = ShelfDependencies(counters: counters)
+    dependencies.announcesTallies = announcesTallies
     dependencies.builds = builds
     dependencies.outputBuffering = outputBuffering
     self.dependencies = dependencies

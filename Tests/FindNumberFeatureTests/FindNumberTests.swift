@@ -2,6 +2,7 @@ import ActorMVVM
 import ActorMVVMNetworking
 import ActorMVVMNetworkingTesting
 import ActorMVVMStorage
+import ActorMVVMSupport
 import ActorMVVMTesting
 import EmbeddedBackend
 import FindNumberFeature

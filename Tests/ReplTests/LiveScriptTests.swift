@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMNetworking
+import ActorMVVMSupport
 import ActorMVVMTesting
 import AppCoordinator
 import Dispatch

@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMStorage
+import ActorMVVMSupport
 import Foundation
 import Testing
 

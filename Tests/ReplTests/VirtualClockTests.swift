@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMJobCount
+import ActorMVVMSupport
 import ActorMVVMTesting
 import ReplCore
 import Testing

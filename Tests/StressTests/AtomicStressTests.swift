@@ -1,3 +1,4 @@
+import ActorMVVMSupport
 import Testing
 
 @testable import ActorMVVM

@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMJobCount
+import ActorMVVMSupport
 import Testing
 
 /// The job count behind every virtual-time tool, under load and under the

@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 import Testing
 
 @Suite("Relay stress")

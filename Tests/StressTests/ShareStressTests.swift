@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMOperators
+import ActorMVVMSupport
 import ActorMVVMTesting
 import Testing
 

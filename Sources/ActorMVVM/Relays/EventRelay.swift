@@ -1,3 +1,5 @@
+import ActorMVVMSupport
+
 /// A stream of events that many subscribers observe: ActorMVVM's
 /// `PublishRelay` (and, read on the main actor, its `Signal`).
 ///
@@ -99,14 +101,14 @@ public final class EventRelay<Value: Sendable>: Sendable {
   /// Creates a relay whose policy is already a ``limit`` word (a feature
   /// keeps the word and makes its relay on first subscription).
   @inlinable
-  package init(counters: LifetimeCounters, limit: Int) {
+  internal init(counters: LifetimeCounters, limit: Int) {
     self.storage = Locked(SubscriberTable(shared: (), counters: counters))
     self.limit = limit
   }
 
   /// `policy` as a ``limit`` word; traps on a bound below 1.
   @inlinable
-  package static func limit(of policy: BufferingPolicy) -> Int {
+  internal static func limit(of policy: BufferingPolicy) -> Int {
     switch policy {
     case .unbounded: return 0
     case .bufferingOldest(let count):
@@ -290,39 +292,6 @@ public final class EventRelay<Value: Sendable>: Sendable {
   }
 }
 
-/// A drained backlog and a read position in it; reused across refills so a
-/// steady stream allocates no new arrays.
-@usableFromInline
-package struct Batch<Value> {
-  @usableFromInline package var items: [Value] = []
-  @usableFromInline package var index = 0
-
-  @inlinable package init() {}
-
-  @inlinable @inline(__always)
-  package mutating func pop() -> Value? {
-    guard index < items.count else { return nil }
-    defer { index += 1 }
-    return items[index]
-  }
-
-  /// Empties the consumed items, keeping their capacity for the next refill.
-  @inlinable
-  package mutating func reset() {
-    items.removeAll(keepingCapacity: true)
-    index = 0
-  }
-
-  /// Moves the (emptied) storage out, so the caller holds the only reference.
-  @inlinable
-  package mutating func takeStorage() -> [Value] {
-    reset()
-    var taken: [Value] = []
-    swap(&taken, &items)
-    return taken
-  }
-}
-
 extension EventRelay.Values: OperatorUpstream {
-  @inlinable package func markOperatorUpstream() { subscription.markPumped() }
+  @inlinable public func markOperatorUpstream() { subscription.markPumped() }
 }

@@ -1,3 +1,5 @@
+import ActorMVVMSupport
+
 /// A table of subscriber slots with stable indices and a free list.
 ///
 /// A subscription keeps its index, so finding its slot is O(1); a freed

@@ -1,3 +1,5 @@
+import ActorMVVMSupport
+
 /// A current value that many subscribers observe: ActorMVVM's `BehaviorRelay`
 /// (and, read on the main actor, its `Driver`).
 ///
@@ -75,7 +77,7 @@ public final class StateRelay<Value: Sendable>: Sendable {
   /// ``accept(_:)`` that changed it counts one): two reads with the same
   /// version saw the same publication, whatever `==` says of the values.
   @inlinable
-  package var versionedValue: (value: Value, version: UInt64) { cell.versionedValue }
+  internal var versionedValue: (value: Value, version: UInt64) { cell.versionedValue }
 
   /// Whether ``finish()`` has been called.
   @inlinable
@@ -160,7 +162,7 @@ public final class StateRelay<Value: Sendable>: Sendable {
 }
 
 extension StateRelay.Values: OperatorUpstream {
-  @inlinable package func markOperatorUpstream() { subscription.markPumped() }
+  @inlinable public func markOperatorUpstream() { subscription.markPumped() }
 }
 
 /// A ``StateRelay``'s state without the relay object: the value, its

@@ -1,4 +1,5 @@
 import ActorMVVMRuntimeShims
+import ActorMVVMSupport
 
 /// What a relay keeps for each subscriber, and how a subscriber takes what
 /// it has not seen yet: the one difference between ``StateRelay``
@@ -269,8 +270,13 @@ final class Subscriber<Policy: SubscriberPolicy>: Sendable {
 /// tasks. The pump stops when the operator ends (its deliveries are
 /// refused), so the sequence's per-element cancellation check, which a
 /// user's loop needs, is redundant there and is skipped.
-@usableFromInline
-package protocol OperatorUpstream {
-  /// Called by the pump before it makes its iterator.
+///
+/// For operator authors: call ``markOperatorUpstream()`` on an upstream
+/// that conforms, before making its iterator, only when your pump stops by
+/// itself once its consumer is gone. The relays' ``StateRelay/Values`` and
+/// ``EventRelay/Values`` conform.
+public protocol OperatorUpstream {
+  /// Called by the pump before it makes its iterator; the iterator it
+  /// then makes skips the per-element cancellation check.
   func markOperatorUpstream()
 }

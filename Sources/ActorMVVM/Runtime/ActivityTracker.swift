@@ -1,3 +1,5 @@
+import ActorMVVMSupport
+
 /// Counts work in flight and publishes whether any is: Rx's
 /// `ActivityIndicator` / `trackActivity`.
 ///

@@ -1,4 +1,5 @@
 import ActorMVVMRuntimeShims
+import ActorMVVMSupport
 
 /// A few machine words, each read and written only atomically, in one
 /// allocation: the runtime's counters where `Synchronization.Atomic` (iOS

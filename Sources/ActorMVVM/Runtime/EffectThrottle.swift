@@ -1,3 +1,5 @@
+import ActorMVVMSupport
+
 extension Effect {
   /// Runs `operation` at most once per `interval` for `id`: Rx's
   /// `throttle(_:latest:scheduler:)` for an input handled in `reduce`,

@@ -160,6 +160,7 @@ public final actor Feature<Machine: StateMachine> {
     stateRelay.finish()
     // No one can subscribe any more: only a relay someone made needs finishing.
     mailbox.madeOutputRelay?.finish()
+    mailbox.madeCausedOutputRelay?.finish()
   }
 
   /// The output relay, made now if nobody has subscribed yet (it lives in
@@ -259,8 +260,11 @@ public final actor Feature<Machine: StateMachine> {
   @inlinable
   public nonisolated var publishedState: State { stateRelay.value }
 
-  /// ``publishedState`` and the number of its publication, read together.
-  package nonisolated var versionedPublishedState: (value: State, version: UInt64) { stateRelay.versionedValue }
+  /// ``publishedState`` and the number of its publication, read together
+  /// under one lock: the version increases by one with each publication
+  /// that changed the state, so a view bridge that applied version n knows
+  /// whether it is current. Nonisolated, never suspends.
+  public nonisolated var versionedState: (value: State, version: UInt64) { stateRelay.versionedValue }
 
   /// State updates as an `AsyncStream` (guarantee 3). Subscribed when read.
   public nonisolated var states: AsyncStream<State> { stateRelay.stream }
@@ -387,6 +391,7 @@ public final actor Feature<Machine: StateMachine> {
     process()
     stateRelay.finish()
     outputRelay.finish()
+    mailbox.madeCausedOutputRelay?.finish()
     for task in bindings.values { task.cancel() }
     if let own = caller?.binding { bindings.removeValue(forKey: own) }
     let tasks = runner.cancelAll(finishing: true, excluding: caller?.generation) + bindings.values
@@ -437,9 +442,9 @@ public final actor Feature<Machine: StateMachine> {
       case .effect(.sent(let input, let generation)):
         if runner.isLive(generation) {
           if let cause = runner.cause(of: generation) {
-            reduce(input, causedBy: cause)
+            reduce(input, causedBy: cause, origin: .fedBack)
           } else {
-            reduce(input)
+            reduce(input, origin: .fedBack)
           }
         } else {
           mailbox.countDiscarded(late: false)
@@ -447,7 +452,7 @@ public final actor Feature<Machine: StateMachine> {
         }
       case .effect(.late(let input, _)):
         mailbox.countDiscarded(late: true)
-        if let trace { Cause.within(nil) { trace.sink(.staleResultDropped(input)) } }
+        if let trace { Cause.within(nil) { trace.sink(.lateResultDropped(input)) } }
       case .effect(.ended(let generation)):
         if runner.observer == nil {
           runner.ended(generation)
@@ -463,10 +468,10 @@ public final actor Feature<Machine: StateMachine> {
   }
 
   @inlinable
-  func reduce(_ input: Input) {
+  func reduce(_ input: Input, origin: FeatureTransition<Machine>.Origin = .sent) {
     // An uncaused transition seen by a trace or an observer is seen with no
     // cause (not the one the draining task may have inherited from its sender).
-    if instrumentation != nil { return Cause.within(nil) { reduceInstrumented(input) } }
+    if instrumentation != nil { return Cause.within(nil) { reduceInstrumented(input, origin: origin) } }
     let effect = machine.reduce(into: &current.value, input)
     if case .none = effect.kind { return }
     perform(effect)
@@ -475,9 +480,9 @@ public final actor Feature<Machine: StateMachine> {
   /// `reduce` under `cause`: current for the transition (a trace sink sees
   /// it), carried by the runs it records and the outputs it emits.
   @usableFromInline
-  func reduce(_ input: Input, causedBy cause: Cause) {
+  func reduce(_ input: Input, causedBy cause: Cause, origin: FeatureTransition<Machine>.Origin = .sent) {
     runner.currentCause = cause
-    Cause.$explicit.withValue(.some(cause)) { reduceInstrumented(input) }
+    Cause.$explicit.withValue(.some(cause)) { reduceInstrumented(input, origin: origin) }
     runner.currentCause = nil
   }
 
@@ -486,35 +491,51 @@ public final actor Feature<Machine: StateMachine> {
     let cause = runner.currentCause
     runner.perform(effect) { output in
       publish()
-      let relay = mailbox.noteOutput(causedBy: cause)
+      let (relay, caused) = mailbox.noteOutput()
       trace?.sink(.output(output))
       relay?.accept(output)
+      if let caused { caused.relay.accept(CausedOutput(output: output, cause: cause, number: caused.number)) }
     }
   }
 
   /// `reduce` with a trace, an observer or a cause: the input, then the
-  /// fields it changed (traced), the observers told, then what its effect did.
+  /// fields it changed (traced), what its effect did, then the observers told.
   @usableFromInline
-  func reduceInstrumented(_ input: Input) {
+  func reduceInstrumented(_ input: Input, origin: FeatureTransition<Machine>.Origin) {
     trace?.sink(.input(input))
     let before = trace != nil ? current.value : nil
     let effect = machine.reduce(into: &current.value, input)
     if let trace, let before, before != current.value {
       trace.sink(.stateChanged(FeatureTrace<Machine>.changes(from: before, to: current.value)))
     }
-    if let observers = instrumentation?.observers, !observers.isEmpty {
-      for observer in observers.values { observer(current.value, runner.currentCause) }
-    }
     perform(effect)
+    if let observers = instrumentation?.observers, !observers.isEmpty {
+      let transition = FeatureTransition<Machine>(
+        input: input, origin: origin, state: current.value, cause: runner.currentCause)
+      for id in observers.keys.sorted() { observers[id]?(transition) }
+    }
   }
 
-  /// Calls `observer` on this actor after every transition from now on
-  /// (every input reduced, changed state or not) with the state after it
-  /// and the input's ``Cause``; returns its id (for
-  /// ``stopObservingTransitions(_:)``) and the state it starts from. A
-  /// view that renders what each of its user's actions did.
-  package func observeTransitions(
-    _ observer: @escaping @Sendable (State, Cause?) -> Void
+  /// Calls `observer` after every transition from now on — every input
+  /// reduced, changed state or not — with the input, where it came from,
+  /// the state after it and its ``Cause``; returns the observer's id (for
+  /// ``stopObservingTransitions(_:)``) and the state it starts from. What a
+  /// view that renders each of its user's actions, or a tester that
+  /// asserts each transition, stands on.
+  ///
+  /// - Isolation: `observer` runs on this actor, at the end of the
+  ///   transition: after its outputs were emitted and its runs recorded
+  ///   (they start once the batch it is in has been reduced). Keep it short
+  ///   and never call back into the feature.
+  /// - Ordering: transitions are reported in the order they are reduced;
+  ///   several observers are called in the order they were added.
+  /// - Cost: while any observer or a trace is attached, each input pays one
+  ///   call per observer and the cause bookkeeping; none attached, nothing.
+  /// - Ending: the observer is held until it is stopped or the feature is
+  ///   released; a finished feature reduces nothing more, so it is never
+  ///   called again.
+  public func observeTransitions(
+    _ observer: @escaping @Sendable (FeatureTransition<Machine>) -> Void
   ) -> (id: UInt64, state: State) {
     let instrumentation = self.instrumentation ?? Instrumentation(trace: nil)
     self.instrumentation = instrumentation
@@ -523,19 +544,31 @@ public final actor Feature<Machine: StateMachine> {
     return (instrumentation.nextObserverID, current.value)
   }
 
-  /// Stops the observer with `id`.
-  package func stopObservingTransitions(_ id: UInt64) {
+  /// Stops the observer with `id`; an unknown id is ignored.
+  public func stopObservingTransitions(_ id: UInt64) {
     instrumentation?.observers.removeValue(forKey: id)
     if instrumentation?.observers.isEmpty == true, trace == nil { instrumentation = nil }
   }
 
-  /// From now on, remembers the cause of each caused output until
-  /// ``takeOutputCause(number:)`` asks for it: call before listening.
-  package nonisolated func trackOutputCauses() { mailbox.trackOutputCauses() }
-
-  /// The cause output number `number` (from 1, in emission order) was
-  /// emitted under; once, and only while tracked.
-  package nonisolated func takeOutputCause(number: Int) -> Cause? { mailbox.takeOutputCause(number: number) }
+  /// Outputs from now on, each with the ``Cause`` it was emitted under and
+  /// its number, and how many outputs were emitted before: what a
+  /// coordinator that runs each output's step under its cause stands on.
+  ///
+  /// - Numbering: outputs are numbered from 1 in emission order over the
+  ///   feature's life (``emittedOutputCount`` is the last number). Every
+  ///   output numbered above `emittedBefore` reaches this subscription,
+  ///   unless its buffering drops it; none numbered at or below it does. A
+  ///   listener that has handled the output numbered n has seen, or lost
+  ///   to buffering, everything up to n.
+  /// - Buffering: the feature's `outputBuffering`, as for ``outputs``.
+  /// - Isolation and ending: as ``outputValues`` (one iterator; the
+  ///   sequence ends when the feature finishes or is released).
+  public nonisolated func outputsWithCauses() -> (
+    emittedBefore: Int, values: EventRelay<CausedOutput<Output>>.Values
+  ) {
+    let limit = mailbox.madeOutputRelay?.limit ?? 0
+    return mailbox.subscribeCausedOutputs { EventRelay(counters: counters, limit: limit) }
+  }
 
   @inlinable
   func publish() {
@@ -573,8 +606,53 @@ struct StateSlot<State> {
 @usableFromInline
 final class Instrumentation<Machine: StateMachine> {
   @usableFromInline let trace: FeatureTrace<Machine>?
-  @usableFromInline var observers: [UInt64: @Sendable (Machine.State, Cause?) -> Void] = [:]
+  @usableFromInline var observers: [UInt64: @Sendable (FeatureTransition<Machine>) -> Void] = [:]
   @usableFromInline var nextObserverID: UInt64 = 0
 
   @usableFromInline init(trace: FeatureTrace<Machine>?) { self.trace = trace }
+}
+
+/// One transition as ``Feature/observeTransitions(_:)`` reports it.
+public struct FeatureTransition<Machine: StateMachine>: Sendable {
+  /// Where a reduced input came from.
+  public enum Origin: Sendable, Equatable {
+    /// Sent to the feature: `send`, a binding, a parent scope.
+    case sent
+    /// Fed back by one of the feature's effect runs (a result).
+    case fedBack
+  }
+
+  /// The input reduced.
+  public let input: Machine.Input
+  /// Where it came from.
+  public let origin: Origin
+  /// The state after the input.
+  public let state: Machine.State
+  /// The cause the input was reduced under, if any.
+  public let cause: Cause?
+
+  @usableFromInline
+  init(input: Machine.Input, origin: Origin, state: Machine.State, cause: Cause?) {
+    self.input = input
+    self.origin = origin
+    self.state = state
+    self.cause = cause
+  }
+}
+
+/// An output as ``Feature/outputsWithCauses()`` delivers it.
+public struct CausedOutput<Output: Sendable>: Sendable {
+  /// The output.
+  public let output: Output
+  /// The cause of the transition that emitted it, if any.
+  public let cause: Cause?
+  /// Its number among everything the feature emitted, from 1.
+  public let number: Int
+
+  @usableFromInline
+  init(output: Output, cause: Cause?, number: Int) {
+    self.output = output
+    self.cause = cause
+    self.number = number
+  }
 }

@@ -11,10 +11,10 @@
 ///   ``Feature``): the machine holds them and hands them back, in the order
 ///   they came, when they may go.
 @usableFromInline
-package struct FeatureLifecycle<Waiter> {
+internal struct FeatureLifecycle<Waiter> {
   /// Where the feature is in its life.
   @usableFromInline
-  package enum Phase: Equatable, Sendable {
+  internal enum Phase: Equatable, Sendable {
     /// Taking inputs and running effects.
     case running
     /// `finish()` has begun: the inputs pending then have been reduced and
@@ -26,7 +26,7 @@ package struct FeatureLifecycle<Waiter> {
   }
 
   /// What the host does for a `finish()` call.
-  package enum FinishStep: Equatable, Sendable {
+  internal enum FinishStep: Equatable, Sendable {
     /// Finish now: close the mailbox, cancel and await the effects, then send ``finished()``.
     case begin
     /// Another call is finishing: suspend and hand the waiter to ``waitForFinish(_:)``.
@@ -37,7 +37,7 @@ package struct FeatureLifecycle<Waiter> {
 
   /// What the host does for an `idle()` call.
   @usableFromInline
-  package enum IdleStep: Equatable, Sendable {
+  internal enum IdleStep: Equatable, Sendable {
     /// Effects are running: suspend and hand the waiter to ``waitForIdle(_:)``.
     case wait
     /// Nothing to wait for (no effect, not running, or called from inside an effect).
@@ -46,18 +46,18 @@ package struct FeatureLifecycle<Waiter> {
 
   // Set only by the events below (internal(set), so inlinable events can).
   // The phase last, so a host can use the tail after it.
-  @usableFromInline package internal(set) var idleWaiters: [Waiter] = []
-  @usableFromInline package internal(set) var finishWaiters: [Waiter] = []
-  @usableFromInline package internal(set) var phase = Phase.running
+  @usableFromInline internal var idleWaiters: [Waiter] = []
+  @usableFromInline internal var finishWaiters: [Waiter] = []
+  @usableFromInline internal var phase = Phase.running
 
-  @inlinable package init() {}
+  @inlinable internal init() {}
 
   /// Whether the feature still takes inputs and runs effects.
-  @inlinable package var isRunning: Bool { phase == .running }
+  @inlinable internal var isRunning: Bool { phase == .running }
 
   /// A `finish()` call; `fromOwnTask` when made from one of the feature's
   /// own effects or bindings (which the finish awaits, so it must not wait).
-  package mutating func finish(fromOwnTask: Bool) -> FinishStep {
+  internal mutating func finish(fromOwnTask: Bool) -> FinishStep {
     switch phase {
     case .finished: return .returnNow
     case .finishing: return fromOwnTask ? .returnNow : .wait
@@ -68,14 +68,14 @@ package struct FeatureLifecycle<Waiter> {
   }
 
   /// Holds a caller of `finish()` told to ``FinishStep/wait``.
-  package mutating func waitForFinish(_ waiter: Waiter) {
+  internal mutating func waitForFinish(_ waiter: Waiter) {
     precondition(phase == .finishing, "only a finish under way is waited for")
     finishWaiters.append(waiter)
   }
 
   /// The finish begun by ``finish(fromOwnTask:)`` is done: every waiter,
   /// of `finish()` first then of `idle()`, is released.
-  package mutating func finished() -> [Waiter] {
+  internal mutating func finished() -> [Waiter] {
     precondition(phase == .finishing, "finished() ends a finish that began")
     phase = .finished
     defer {
@@ -88,14 +88,14 @@ package struct FeatureLifecycle<Waiter> {
   /// An `idle()` call, once the pending inputs are reduced: `activeEffects`
   /// is how many effect tasks have not returned.
   @inlinable
-  package func idle(fromOwnTask: Bool, activeEffects: Int) -> IdleStep {
+  internal func idle(fromOwnTask: Bool, activeEffects: Int) -> IdleStep {
     phase == .running && !fromOwnTask && activeEffects > 0 ? .wait : .returnNow
   }
 
   /// Holds a caller of `idle()` told to ``IdleStep/wait``. A finish
   /// releases it too.
   @inlinable
-  package mutating func waitForIdle(_ waiter: Waiter) {
+  internal mutating func waitForIdle(_ waiter: Waiter) {
     idleWaiters.append(waiter)
   }
 
@@ -103,7 +103,7 @@ package struct FeatureLifecycle<Waiter> {
   /// (`activeEffects`), else none. On the input path, so inlinable and one
   /// branch when nobody waits.
   @inlinable
-  package mutating func drained(activeEffects: Int) -> [Waiter]? {
+  internal mutating func drained(activeEffects: Int) -> [Waiter]? {
     guard !idleWaiters.isEmpty, activeEffects == 0 else { return nil }
     defer { idleWaiters = [] }
     return idleWaiters

@@ -1,3 +1,5 @@
+import ActorMVVMSupport
+
 /// An opt-in trace of what a ``Feature`` does: Rx's `.debug()` for a whole
 /// screen. Pass one to `Feature(_:initialState:trace:)`.
 ///
@@ -13,7 +15,7 @@
 /// - **Events**, in the order the feature handles them: each input, then
 ///   the state fields it changed, the runs it started, superseded or
 ///   cancelled and the outputs it emitted; runs ending, and results of
-///   superseded or cancelled runs being dropped, as their messages reach
+///   superseded or cancelled runs (or sent late) being dropped, as their messages reach
 ///   the mailbox.
 /// - **Isolation.** The sink is called on the feature's actor, inside its
 ///   transition: keep it short (the printer formats and prints one line).
@@ -37,9 +39,11 @@ public struct FeatureTrace<Machine: StateMachine>: Sendable {
     case stateChanged([FieldChange])
     /// A run started, was superseded or cancelled, or ended.
     case effect(EffectRunEvent)
-    /// A result from a run that was superseded or cancelled (or sent after
-    /// its operation returned): not reduced.
+    /// A result from a run that was superseded or cancelled: not reduced.
     case staleResultDropped(Machine.Input)
+    /// A result sent through a run's `Send` after its operation returned:
+    /// not reduced (await the callback inside the operation instead).
+    case lateResultDropped(Machine.Input)
     /// An output emitted to subscribers.
     case output(Machine.Output)
   }
@@ -98,6 +102,7 @@ public struct FeatureTrace<Machine: StateMachine>: Sendable {
       case .ended(let number, let id): "  effect #\(number) ended" + suffix(id)
       }
     case .staleResultDropped(let input): "  stale result dropped: \(Secrets.describe(input))"
+    case .lateResultDropped(let input): "  late result dropped: \(Secrets.describe(input))"
     case .output(let output): "  output \(Secrets.describe(output))"
     }
   }

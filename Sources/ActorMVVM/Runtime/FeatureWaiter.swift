@@ -1,3 +1,4 @@
+import ActorMVVMSupport
 import Dispatch
 
 /// What a caller of ``Feature/idle()``, ``Feature/idle(timeout:)`` or
@@ -84,8 +85,7 @@ final class BoundedWait: Sendable {
 /// concurrency runtime's own): a job count registers with ``register(_:)``
 /// (ActorMVVMTesting's, in a test process, at load time, before any task
 /// exists). Without one, the deadline alone decides.
-@usableFromInline
-package enum IdleWait {
+public enum IdleWait {
   /// The registered wait, in a struct. Stored bare as the `Locked`'s
   /// optional value and called through its reabstraction thunks, it made
   /// `WaitTests.pushRacingTheDeadline` (10,000 deadlines) take 4.5 s and
@@ -99,7 +99,7 @@ package enum IdleWait {
   /// Makes `untilIdle` the wait every bounded wait awaits after its
   /// deadline. Called once per process, by the job count's install; a
   /// later call replaces the earlier one.
-  package static func register(_ untilIdle: @escaping @Sendable () async -> Void) {
+  public static func register(_ untilIdle: @escaping @Sendable () async -> Void) {
     registered.withLock { $0 = Registration(untilIdle: untilIdle) }
   }
 
@@ -111,7 +111,7 @@ package enum IdleWait {
   /// from knowing idle; a process that never idles calls `body` at the
   /// count's stall bound; without a count registered (an app), the
   /// deadline alone decides.
-  package static func afterDeadline(_ timeout: Duration, then body: @escaping @Sendable () -> Void) {
+  public static func afterDeadline(_ timeout: Duration, then body: @escaping @Sendable () -> Void) {
     let (seconds, attoseconds) = timeout.components
     let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
     DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 0))) {

@@ -1,3 +1,5 @@
+import ActorMVVMSupport
+
 /// Counts the runtime objects that are alive right now: features, running
 /// effect tasks, input bindings and relay subscriptions.
 ///

@@ -1,3 +1,5 @@
+import ActorMVVMSupport
+
 /// A feature's mailbox: a lock-protected buffer that senders append to and
 /// the feature's actor drains a whole batch at a time.
 ///
@@ -70,9 +72,9 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     @usableFromInline var late = 0
     @usableFromInline var nextBindingID: UInt64 = 0
     @usableFromInline var bindings: [UInt64: Task<Void, Never>] = [:]
-    /// The causes of caused outputs by output number, kept only once a
-    /// listener asked for them (``trackOutputCauses()``).
-    @usableFromInline var outputCauses: [Int: Cause]?
+    /// The relay of outputs with their causes, once someone subscribed
+    /// (``Feature/outputsWithCauses()``).
+    @usableFromInline var causedOutputs: EventRelay<CausedOutput<Machine.Output>>?
 
     @inlinable init() {}
   }
@@ -111,32 +113,45 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     }
   }
 
-  /// From now on, keeps the cause of every caused output until
-  /// ``takeOutputCause(number:)`` takes it.
-  func trackOutputCauses() {
+  /// Subscribes to the outputs with their causes (the relay made with
+  /// `make` if there is none yet), and reads how many outputs were emitted
+  /// before, in one step under the lock ``noteOutput()`` takes: an output
+  /// numbered above that count is accepted with the subscriber registered.
+  func subscribeCausedOutputs(
+    make: () -> EventRelay<CausedOutput<Machine.Output>>
+  ) -> (emittedBefore: Int, values: EventRelay<CausedOutput<Machine.Output>>.Values) {
     state.withLock { state in
       let extras = state.madeExtras()
-      if extras.outputCauses == nil { extras.outputCauses = [:] }
+      let relay = extras.causedOutputs ?? make()
+      extras.causedOutputs = relay
+      let values = relay.values
+      if state.closed { relay.finish() }  // the feature has finished: the sequence ends at once
+      return (state.emitted, values)
     }
   }
 
-  /// Counts an output emitted under `cause` (noting the cause if causes
-  /// are tracked) and returns the relay to deliver it to, if one was made:
-  /// one lock for all three, on the drain's path.
+  /// Counts an output and returns the relays to deliver it to, if made:
+  /// the plain one, and the one with causes with the output's number. One
+  /// lock for all, on the drain's path.
   @inlinable
-  func noteOutput(causedBy cause: Cause?) -> EventRelay<Machine.Output>? {
+  func noteOutput() -> (
+    EventRelay<Machine.Output>?, caused: (relay: EventRelay<CausedOutput<Machine.Output>>, number: Int)?
+  ) {
     state.withLock { state in
       state.emitted &+= 1
-      if let cause, let extras = state.extras, extras.outputCauses != nil {
-        extras.outputCauses?[state.emitted] = cause
-      }
-      return state.outputRelay
+      guard let caused = state.extras?.causedOutputs else { return (state.outputRelay, nil) }
+      return (state.outputRelay, (caused, state.emitted))
     }
   }
 
   /// Outputs emitted so far.
   @inlinable
   var emittedCount: Int { state.withLock { $0.emitted } }
+
+  /// The relay of outputs with their causes, if one was made.
+  var madeCausedOutputRelay: EventRelay<CausedOutput<Machine.Output>>? {
+    state.withLock { $0.extras?.causedOutputs }
+  }
 
   /// The output relay, if one was made.
   @inlinable
@@ -151,12 +166,6 @@ struct Mailbox<Machine: StateMachine>: Sendable {
       state.outputRelay = made
       return made
     }
-  }
-
-  /// The cause output number `number` was emitted under, once (nil if
-  /// none, or if nobody tracks them).
-  func takeOutputCause(number: Int) -> Cause? {
-    state.withLock { $0.extras?.outputCauses?.removeValue(forKey: number) }
   }
 
   /// Appends `message`, scheduling a drain if none is scheduled.

@@ -1,3 +1,5 @@
+import ActorMVVMSupport
+
 /// Runs `body` as outside work in flight: work the job count cannot see —
 /// a request on the wire, a callback a Dispatch queue or a thread of your
 /// own will make — that virtual time must wait for instead of taking its
@@ -22,9 +24,10 @@ public func withOutsideWork<R, E: Error>(
   return try await body()
 }
 
-/// Where outside work is counted: the bound scope's ledger, else the
-/// process-wide count's hooks, if it registered them.
-package enum OutsideWork {
+/// Where outside work (``withOutsideWork(isolation:_:)``) is counted: the
+/// bound scope's ledger, else the process-wide job count's hooks, if one
+/// registered them with ``register(began:ended:)``.
+public enum OutsideWork {
   /// How the process-wide job count holds idle open: `began` when outside
   /// work starts, `ended` when it stops.
   private struct Hooks: Sendable {
@@ -35,20 +38,20 @@ package enum OutsideWork {
 
   /// Counts outside work in the process-wide job count from now on. Called
   /// by its install; a later call replaces the earlier one.
-  package static func register(began: @escaping @Sendable () -> Void, ended: @escaping @Sendable () -> Void) {
+  public static func register(began: @escaping @Sendable () -> Void, ended: @escaping @Sendable () -> Void) {
     hooks.withLock { $0 = Hooks(began: began, ended: ended) }
   }
 
   /// One unit of outside work, counted until ``end()``.
-  package struct Hold: Sendable {
+  internal struct Hold: Sendable {
     let ended: @Sendable () -> Void
-    package func end() { ended() }
+    internal func end() { ended() }
   }
 
   /// Starts counting a unit of outside work where the calling task is
   /// counted: its scope's ledger (which reports to the process-wide count
   /// as its jobs do), else the process-wide count. Nil where neither is.
-  package static func begin() -> Hold? {
+  internal static func begin() -> Hold? {
     if let ledger = TaskScope.preferred as? any TaskScopeLedger {
       ledger.outsideWorkBegan()
       return Hold { ledger.outsideWorkEnded() }

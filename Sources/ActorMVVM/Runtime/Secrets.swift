@@ -1,3 +1,5 @@
+import ActorMVVMSupport
+
 /// The one rule for what is a secret, and the one way to print a value
 /// without its secrets, shared by traces, the REPL and the network log.
 ///
@@ -14,7 +16,7 @@ public enum Secrets {
 
   /// How deep ``describe(_:)`` walks, and how many elements of one
   /// collection it shows; past either it prints `…`, never an unwalked value.
-  public static let maximumDepth = 12
+  public static let maximumDepth = Reflection.maximumDepth
   /// See ``maximumDepth``.
   public static let maximumElements = 64
 

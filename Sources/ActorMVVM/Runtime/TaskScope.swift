@@ -5,8 +5,8 @@ import ActorMVVMRuntimeShims
 ///
 /// A test bubble (ActorMVVMTesting) binds a counting `TaskExecutor` here
 /// for the test's task. Every task the library starts — a feature's drain
-/// turn, an effect run, a binding, an operator's pump, the tester's
-/// collector — reads the binding of the task that starts it and, where task
+/// turn, an effect run, a binding, an operator's pump, the
+/// coordinator's listeners — reads the binding of the task that starts it and, where task
 /// executors exist (iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2),
 /// starts with that executor as its preference: its jobs, and the jobs of
 /// the default actors it calls, then run on that executor, which counts
@@ -16,26 +16,33 @@ import ActorMVVMRuntimeShims
 ///
 /// Unbound (an app; a test outside a bubble): one relaxed load of a process
 /// flag at each start, and the tasks start as before.
-@usableFromInline
-package enum TaskScope {
+///
+/// For libraries built on this one: start your own tasks with
+/// ``start(named:_:)`` (or ``task(preferring:named:immediate:_:)`` when
+/// ``preferred`` is set) so a test's job count sees them as it sees the
+/// library's; a job count binds its executor with ``binding(_:isolation:_:)``.
+public enum TaskScope {
   /// The bound executor: an `any TaskExecutor`, held as `Sendable` because
   /// the protocol is above the platform floor.
-  @TaskLocal package static var bound: (any Sendable)?
+  public static var bound: (any Sendable)? { boundExecutor }
+
+  /// The binding's storage: set only by ``binding(_:isolation:_:)``.
+  @TaskLocal static var boundExecutor: (any Sendable)?
 
   /// The executor to prefer, looked up only once the process has bound one.
-  @inlinable package static var preferred: (any Sendable)? {
+  @inlinable public static var preferred: (any Sendable)? {
     actormvvm_task_scope_is_ever_bound() ? lookUpBound() : nil
   }
 
-  @usableFromInline static func lookUpBound() -> (any Sendable)? { bound }
+  @usableFromInline static func lookUpBound() -> (any Sendable)? { boundExecutor }
 
   /// Runs `body` with `executor` (an `any TaskExecutor`) bound for the
   /// library's tasks that `body` starts, on the caller's actor.
-  package static func binding<R, E: Error>(
+  public static func binding<R, E: Error>(
     _ executor: any Sendable, isolation: isolated (any Actor)? = #isolation, _ body: () async throws(E) -> R
   ) async throws(E) -> R {
     actormvvm_task_scope_mark_bound()
-    let result: Result<R, E> = await $bound.withValue(executor) {
+    let result: Result<R, E> = await $boundExecutor.withValue(executor) {
       do throws(E) { return .success(try await body()) } catch { return .failure(error) }
     }
     return try result.get()
@@ -46,7 +53,7 @@ package enum TaskScope {
   /// `name` until it returns; nil where task executors do not exist or
   /// `preferred` is not one: the caller starts its task as it would have.
   @usableFromInline
-  package static func detached(
+  static func detached(
     preferring preferred: any Sendable, named name: String, priority: TaskPriority?, immediate: Bool,
     _ operation: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never>? {
@@ -56,7 +63,7 @@ package enum TaskScope {
     let entry = ledger?.taskStarted(name)
     // A detached task has no task-locals: the binding goes with it, for the tasks it starts.
     let scoped: @Sendable () async -> Void = {
-      await $bound.withValue(preferred) { await operation() }
+      await $boundExecutor.withValue(preferred) { await operation() }
       if let entry { ledger?.taskEnded(entry) }
     }
     #if !ACTORMVVM_APPLE_BELOW_26
@@ -67,11 +74,12 @@ package enum TaskScope {
     return Task.detached(executorPreference: executor, priority: priority, operation: scoped)
   }
 
-  /// An unstructured, nonisolated task preferring `preferred` (immediate and
-  /// kept in the ledger as ``detached(preferring:named:priority:immediate:_:)``);
-  /// nil as there.
-  @usableFromInline
-  package static func task<Success: Sendable>(
+  /// An unstructured, nonisolated task preferring `preferred` (immediate
+  /// where `Task.immediate` exists and `immediate` asks for it), kept in the
+  /// scope's ledger under `name` until it returns; nil where task executors
+  /// do not exist or `preferred` is not one: the caller starts its task as
+  /// it would have.
+  public static func task<Success: Sendable>(
     preferring preferred: any Sendable, named name: String, immediate: Bool,
     _ operation: @escaping @Sendable () async -> Success
   ) -> Task<Success, Never>? {
@@ -95,7 +103,7 @@ package enum TaskScope {
   /// `Task(operation:)`, preferring the bound executor if there is one (and
   /// kept in its ledger under `name`): how the testing tools, and the
   /// library's targets above the runtime, start their own tasks.
-  package static func start<Success: Sendable>(
+  public static func start<Success: Sendable>(
     named name: @autoclosure () -> String, _ operation: @escaping @Sendable () async -> Success
   ) -> Task<Success, Never> {
     preferred.flatMap { task(preferring: $0, named: name(), immediate: false, operation) }
@@ -106,7 +114,7 @@ package enum TaskScope {
 extension TaskScope {
   /// A type's name with its module left out (`Probe.Input`), for the ledger.
   @usableFromInline
-  package static func typeName(_ type: Any.Type) -> String {
+  static func typeName(_ type: Any.Type) -> String {
     let full = String(reflecting: type)
     // A private type's path has an "(unknown context at $…)." part: keep what follows it.
     if let close = full.lastIndex(of: ")"), full[full.index(after: close)...].first == "." {
@@ -119,8 +127,9 @@ extension TaskScope {
 
 /// What a bound scope keeps of the library's tasks: each, by name, from its
 /// start until it returns, so the scope's end can name the ones still
-/// running or blocked. (The test bubble's executor keeps one.)
-package protocol TaskScopeLedger: Sendable {
+/// running or blocked. (The test bubble's executor keeps one.) Called from
+/// any thread; an implementation synchronises itself.
+public protocol TaskScopeLedger: Sendable {
   /// A task named `name` started; the returned entry ends it.
   func taskStarted(_ name: String) -> UInt64
   /// The task of `entry` returned.

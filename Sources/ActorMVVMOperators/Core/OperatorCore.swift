@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 
 /// The storage half of every multi-task operator (STYLE §3): one lock
 /// around the operator's state machine and its output, the consumer's

@@ -1,3 +1,6 @@
+import ActorMVVM
+import ActorMVVMSupport
+
 /// The one engine of ActorMVVM's virtual clocks — `TestClock`
 /// (ActorMVVMTesting) and the REPL's `VirtualClock` — so each rule of
 /// virtual time lives in one place:

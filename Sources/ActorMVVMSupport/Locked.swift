@@ -11,6 +11,9 @@
 /// A value guarded by a lock: the lock under every relay, mailbox and
 /// channel in ActorMVVM.
 ///
+/// Use it as `Mutex` is used: reach the value only inside ``withLock(_:)``,
+/// and let nothing that refers to a non-`Sendable` value escape the closure.
+///
 /// On Linux the lock is one 32-bit word (`ActorMVVMLock.h`): taken with
 /// one compare-and-swap, released with one exchange, compiled into the
 /// caller; a contended lock spins briefly, then sleeps on a futex. Elsewhere it is a
@@ -43,24 +46,24 @@
 /// `@usableFromInline` and `@inlinable` throughout, like the rest of the hot
 /// path: client modules specialise it for their own types instead of going
 /// through generic metadata at run time.
-@usableFromInline
-package struct Locked<Value>: @unchecked Sendable {
+public struct Locked<Value>: @unchecked Sendable {
   @usableFromInline let buffer: LockedStorage<Value>
 
+  /// A lock guarding `value`.
   @inlinable
-  package init(_ value: Value) {
+  public init(_ value: Value) {
     buffer = LockedStorage.create(value)
   }
 
   /// The identity of this lock's storage: unique while the lock lives, and
   /// shared by its copies. Touches nothing inside.
   @inlinable
-  package var identity: ObjectIdentifier { ObjectIdentifier(buffer) }
+  public var identity: ObjectIdentifier { ObjectIdentifier(buffer) }
 
   /// Which lock this build uses: the futex word on Linux, a pthread mutex
   /// elsewhere (and with `ACTORMVVM_APPLE_BELOW_26`, which takes an Apple
   /// build's paths on Linux). For the tests that prove each path is taken.
-  package static var implementation: String {
+  public static var implementation: String {
     #if os(Linux) && !ACTORMVVM_APPLE_BELOW_26
       "futex word"
     #else
@@ -71,7 +74,7 @@ package struct Locked<Value>: @unchecked Sendable {
   /// Runs `body` with exclusive access to the value. `body` must not
   /// suspend (it cannot: it is synchronous) and must not take this lock again.
   @inlinable @inline(__always)
-  package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     try buffer.withLock(body)
   }
 }

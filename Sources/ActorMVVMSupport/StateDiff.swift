@@ -5,20 +5,23 @@
 /// by field (as ``Reflection`` sees them); anything else (numbers, strings, collections) is compared by
 /// its `String(reflecting:)` description and reported whole. Paths use the
 /// stored property names: `route.start.latitude`. The walk goes at most
-/// ``Secrets/maximumDepth`` levels down (a cyclic class graph ends there),
+/// ``Reflection/maximumDepth`` levels down (a cyclic class graph ends there),
 /// then compares by description.
-package enum StateDiff {
+public enum StateDiff {
   /// One field that differs: its path, and each side's description.
-  package struct Change: Equatable, Sendable {
-    package let path: String
-    package let old: String
-    package let new: String
+  public struct Change: Equatable, Sendable {
+    /// The field's path by stored property names (`route.start.latitude`); empty for the value itself.
+    public let path: String
+    /// The old value, as the diff's `describe` shows it.
+    public let old: String
+    /// The new value, as the diff's `describe` shows it.
+    public let new: String
   }
 
   /// The fields in which `old` and `new` differ, in declaration order.
   /// Values are compared by `String(reflecting:)` and reported as
-  /// `describe` says (a trace passes ``Secrets/describe(_:)``).
-  package static func changes<Value>(
+  /// `describe` says (a trace passes `Secrets.describe(_:)`).
+  public static func changes<Value>(
     from old: Value, to new: Value, describe: (Any) -> String = { String(reflecting: $0) }
   ) -> [Change] {
     var changes: [Change] = []
@@ -27,7 +30,7 @@ package enum StateDiff {
   }
 
   /// The changes as `− path: old` / `+ path: new` lines, indented.
-  package static func lines<Value>(from old: Value, to new: Value, indent: String = "  ") -> String {
+  public static func lines<Value>(from old: Value, to new: Value, indent: String = "  ") -> String {
     changes(from: old, to: new).map { change in
       let path = change.path.isEmpty ? "(value)" : change.path
       return "\(indent)− \(path): \(change.old)\n\(indent)+ \(path): \(change.new)"
@@ -48,7 +51,7 @@ package enum StateDiff {
       }
       return true
     }
-    switch depth < Secrets.maximumDepth ? (Reflection(old), Reflection(new)) : (.leaf, .leaf) {
+    switch depth < Reflection.maximumDepth ? (Reflection(old), Reflection(new)) : (.leaf, .leaf) {
     case (.record(let oldType, let oldFields), .record(let newType, let newFields)) where oldType == newType:
       if walkFields(oldFields, newFields) { return }
     case (.tuple(let oldFields), .tuple(let newFields)):

@@ -1,12 +1,16 @@
 /// One level of a value as reflection sees it: the one place in the package
-/// that reads `Mirror`. Masking secrets (``Secrets``), diffing states
+/// that reads `Mirror`. Masking secrets (`Secrets`, in ActorMVVM), diffing states
 /// (`StateDiff`), naming an input's case (`FeatureTester`) and the REPL's
 /// JSON each switch over these cases instead of walking mirrors of their own,
 /// so all four agree on what a field, a case and a dictionary entry are.
 ///
 /// Children stay lazy (`Mirror.Children`): a consumer that shows only the
 /// first elements of a long array touches only those.
-package enum Reflection {
+public enum Reflection {
+  /// How deep the library's walks over a value go (the state diff, secret
+  /// masking): a cyclic class graph ends there.
+  public static let maximumDepth = 12
+
   /// A value with nothing inside it: a number, a string, a type without
   /// stored properties.
   case leaf
@@ -28,7 +32,7 @@ package enum Reflection {
   case dictionary(Mirror.Children)
 
   /// How `value` looks one level down.
-  package init(_ value: Any) {
+  public init(_ value: Any) {
     let mirror = Mirror(reflecting: value)
     switch mirror.displayStyle {
     case .enum:
@@ -51,26 +55,26 @@ package enum Reflection {
 
   /// A dictionary child's value as its key and value (nil for one that is
   /// not a pair, which a dictionary's never is).
-  package static func entry(_ pair: Any) -> (key: Any, value: Any)? {
+  public static func entry(_ pair: Any) -> (key: Any, value: Any)? {
     let parts = Mirror(reflecting: pair).children.map(\.value)
     return parts.count == 2 ? (parts[0], parts[1]) : nil
   }
 
   /// A field's name, or nil for an unnamed one (a tuple's `.0`).
-  package static func name(_ child: Mirror.Child) -> String? {
+  public static func name(_ child: Mirror.Child) -> String? {
     guard let label = child.label, !label.hasPrefix(".") else { return nil }
     return label
   }
 
   /// The name of `value`'s enum case (`passwordChanged`), or its
   /// description when it is not an enum.
-  package static func caseName(_ value: Any) -> String {
+  public static func caseName(_ value: Any) -> String {
     if case .enumCase(let name, _) = Reflection(value) { return name }
     return String(describing: value)
   }
 
   /// The payload of `value`'s enum case, if it has one.
-  package static func payload(_ value: Any) -> Any? {
+  public static func payload(_ value: Any) -> Any? {
     if case .enumCase(_, let payload) = Reflection(value) { return payload }
     return nil
   }
