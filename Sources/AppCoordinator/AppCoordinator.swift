@@ -22,11 +22,11 @@ import ActorMVVM
 ///   begins; a step already building when it begins commits nothing, and
 ///   the screens it built are finished, never shown. Observers get
 ///   ``NavigationChange/refused(_:)`` naming what was refused.
-/// - **Observation:** ``navigation`` (a ``StateRelay``, starting with the
-///   current state) and ``events`` (an ``EventRelay`` of each change), both
+/// - **Observation:** ``navigation`` (a `StateRelay`, starting with the
+///   current state) and ``events`` (an `EventRelay` of each change), both
 ///   asynchronous; ``observe(_:)`` for a view layer that needs every
 ///   navigation and output in order, synchronously.
-/// - **Causes:** a step runs under the ``Cause`` of what asked for it —
+/// - **Causes:** a step runs under the `Cause` of what asked for it —
 ///   the caller's, for ``open(_:)``, ``back()``, ``handle(deepLink:)``;
 ///   the output's, for an output (see `Cause`) — so an observer reads
 ///   `Cause.current` to learn which action a change belongs to, and a
@@ -187,7 +187,7 @@ public actor AppCoordinator<App: CoordinatedApp> {
     try? await settle(bound: nil)
   }
 
-  /// ``settle()`` for tests: throws ``FeatureBusy`` naming a screen's
+  /// ``settle()`` for tests: throws `FeatureBusy` naming a screen's
   /// feature and its effects still running once `timeout` has passed for
   /// that screen (real time, counted only once nothing can run), instead
   /// of waiting forever on an effect that never ends.
@@ -215,7 +215,7 @@ public actor AppCoordinator<App: CoordinatedApp> {
   /// commands it had, or nil when refused (before its turn, or by a
   /// ``finish()`` that began while it performed its chores or built its
   /// screens: it committed nothing).
-  private func step(_ what: String, _ event: FlowEvent<App.Flow.Link>) async -> Int? {
+  private func step(_ what: String, _ event: App.Flow.Event) async -> Int? {
     await turn(what, refused: nil) {
       let commands = app.flow.reduce(into: &flowState, event, navigation: state)
       guard await apply(commands, what: what) else { return nil }
@@ -286,51 +286,45 @@ public actor AppCoordinator<App: CoordinatedApp> {
     return true
   }
 
-  /// Commits one command: synchronous, so a step's commit is atomic.
+  /// Commits one command: synchronous, so a step's commit is atomic. The
+  /// routes change by ``NavigationState/apply(_:)`` — the one statement of
+  /// each command's rules, which a flow's tests follow too — and the live
+  /// screens follow the events it returns, one by one.
   private func commit(_ command: NavigationCommand<App.Flow.Chore>, built: Screen?, ending ended: inout [Entry]) {
-    func removeModal() {
-      guard let entry = modal else { return }
-      modal = nil
-      ended.append(entry)
-      emit(.dismiss(entry.route))
-    }
-    func popOne() {
-      guard stack.count > 1, let entry = stack.popLast() else { return }
-      ended.append(entry)
-      emit(.pop(entry.route))
-    }
     switch command {
-    case .show(let route, _):
-      guard let built else { return }
-      let entry = begin(route, screen: built)
-      switch route.screen.presentation {
-      case .root:
-        removeModal()
-        ended += stack.reversed()
-        stack = [entry]
-        emit(.setRoot(route))
-      case .push:
-        removeModal()
-        stack.append(entry)
-        emit(.push(route))
-      case .modal:
-        removeModal()
-        modal = entry
-        emit(.present(route))
-      }
-    case .pop: popOne()
-    case .dismissModal: removeModal()
-    case .dismissToMain:
-      removeModal()
-      while stack.count > 1 { popOne() }
-    case .openURL(let url):
-      report(.navigation(.openURL(url), state))
-      events.accept(.openURL(url))
     case .send(let payload, let route):
       guard let entry = live.last(where: { $0.route == route }) else { return }
       let sent = entry.screen.send(payload)
       assert(sent, "\(payload) is not an input of \(route)'s machine")
-    case .perform: break
+      return
+    case .show:
+      guard built != nil else { return }  // a screen the step did not build: nothing changes
+    case .pop, .dismissModal, .dismissToMain, .openURL, .perform:
+      break
+    }
+    // `built` is there for a show, the only command that sets a root, pushes
+    // or presents; `apply` pops and dismisses only what is there.
+    var routes = state
+    for event in routes.apply(command) {
+      switch event {
+      case .setRoot(let route):
+        ended += stack.reversed()
+        stack = [begin(route, screen: built!)]
+      case .push(let route):
+        stack.append(begin(route, screen: built!))
+      case .present(let route):
+        modal = begin(route, screen: built!)
+      case .pop:
+        ended.append(stack.removeLast())
+      case .dismiss:
+        ended.append(modal!)
+        modal = nil
+      case .openURL(let url):
+        report(.navigation(.openURL(url), state))
+        events.accept(.openURL(url))
+        continue
+      }
+      emit(event)
     }
   }
 
@@ -350,13 +344,15 @@ public actor AppCoordinator<App: CoordinatedApp> {
 
   /// Builds `route`'s screen from the app's dependencies; not started.
   private func build(_ route: Route, with payload: Payload?) async -> Screen {
-    func make<Kind: AppScreen>(_ kind: Kind.Type) async -> Screen {
-      guard let dependencies = app.dependencies as? Kind.Dependencies else {
-        preconditionFailure("\(Kind.name) is built from \(Kind.Dependencies.self), not \(App.Dependencies.self)")
-      }
-      return Screen(await Kind(route: route, with: payload, dependencies: dependencies))
+    func make<Kind: AppScreen>(_ kind: Kind.Type) async -> Screen
+    where Kind.Dependencies == App.Dependencies, Kind.AppOutput == App.Flow.Output {
+      Screen(await Kind(route: route, with: payload, dependencies: app.dependencies))
     }
-    return await make(route.screen)
+    // The app's own list types each kind: its dependencies and outputs are the app's.
+    guard let kind = App.screens.first(where: { ObjectIdentifier($0) == ObjectIdentifier(route.screen) }) else {
+      preconditionFailure("\(route.screen.name) is not one of \(App.self)'s screens")
+    }
+    return await make(kind)
   }
 
   /// Listens to the screen's outputs, then sends its first input.
@@ -375,7 +371,7 @@ public actor AppCoordinator<App: CoordinatedApp> {
           guard let self else { return }
           // The output's step runs under the cause it was emitted under.
           await Cause.with(caused.cause) {
-            await self.receive(caused.output, from: route, screen: id)
+            await self.receive(caused.output, as: Kind.appOutput(caused.output), from: route, screen: id)
           }
           // Its number covers the outputs before it, handled or dropped by
           // the screen's bounded output buffering.
@@ -388,15 +384,27 @@ public actor AppCoordinator<App: CoordinatedApp> {
     return Entry(route: route, screen: screen, listener: start(screen.base), progress: progress)
   }
 
+  /// A screen's output as its flow's: every screen is built from the app's
+  /// own typed list (``CoordinatedApp/screens``), whose kinds wrap their
+  /// outputs in the flow's `Output`, so the cast cannot fail.
+  private static func flowOutput(_ output: some Sendable) -> App.Flow.Output {
+    guard let output = output as? App.Flow.Output else {
+      preconditionFailure("\(type(of: output)) is not \(App.Flow.Output.self)")
+    }
+    return output
+  }
+
   /// One output's step: reported, then reduced by the flow — unless its
   /// screen has ended meanwhile.
-  private func receive(_ output: any Sendable, from route: Route, screen id: ObjectIdentifier) async {
+  private func receive(
+    _ output: any Sendable, as appOutput: some Sendable, from route: Route, screen id: ObjectIdentifier
+  ) async {
     let what = "output(\(route))"
     _ = await turn(what, refused: ()) {
       guard live.contains(where: { $0.screen.identity == id }) else { return }
       report(.output(route, output))
       let commands = app.flow.reduce(
-        into: &flowState, .output(ScreenOutput(route: route, value: output)), navigation: state)
+        into: &flowState, .output(Self.flowOutput(appOutput), from: route), navigation: state)
       await apply(commands, what: what)
     }
     handledOutputs += 1

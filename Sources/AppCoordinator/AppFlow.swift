@@ -24,6 +24,11 @@ public protocol AppFlow: Sendable {
   associatedtype LinkError: Error
   /// The app's own work a step can ask for (``NavigationCommand/perform(_:)``).
   associatedtype Chore: Sendable & Equatable
+  /// Every output the app's screens emit: an enum with one case per kind of
+  /// screen, each carrying that screen's machine's `Output`
+  /// (``AppScreen/appOutput(_:)`` wraps it). The flow switches over it, so
+  /// a kind of screen whose outputs the flow forgets does not compile.
+  associatedtype Output: Sendable
 
   /// What the app keeps before it starts.
   var initialState: State { get }
@@ -34,19 +39,26 @@ public protocol AppFlow: Sendable {
 
   /// One step: `event` happened while the app was at `navigation`.
   /// Returns the commands to apply, in order (none: nothing changes).
-  func reduce(into state: inout State, _ event: FlowEvent<Link>, navigation: NavigationState)
+  func reduce(into state: inout State, _ event: FlowEvent<Link, Output>, navigation: NavigationState)
     -> [NavigationCommand<Chore>]
 }
 
-/// What a flow machine reacts to.
-public enum FlowEvent<Link: Sendable>: Sendable {
+extension AppFlow {
+  /// What this flow reacts to.
+  public typealias Event = FlowEvent<Link, Output>
+}
+
+/// What a flow machine reacts to: `Link` is the app's deep link,
+/// `Output` its screens' outputs (``AppFlow/Output``).
+public enum FlowEvent<Link: Sendable, Output: Sendable>: Sendable {
   /// ``AppCoordinator/start()``: show the first screen.
   case start
   /// ``AppCoordinator/open(_:)``: the user asked for `route` (the REPL's
   /// `open`, a menu). Usually `.show(route)`, unless the app reroutes it.
   case open(Route)
-  /// A live screen emitted an output.
-  case output(ScreenOutput)
+  /// The live screen at `route` emitted `output` (its machine's output,
+  /// wrapped in the app's case for its kind of screen).
+  case output(Output, from: Route)
   /// ``AppCoordinator/handle(deepLink:)`` read a link.
   case deepLink(Link)
   /// ``AppCoordinator/back()``: the user leaves `route`, the modal or the
@@ -55,23 +67,6 @@ public enum FlowEvent<Link: Sendable>: Sendable {
   /// waiting for a login the user backed out of) and may add commands,
   /// applied after the dismissal or pop, in the same step.
   case back(from: Route)
-}
-
-/// One output of one live screen, as its flow receives it.
-public struct ScreenOutput: Sendable {
-  /// The route of the screen that emitted it.
-  public let route: Route
-  /// The output: a value of that screen's machine's `Output`.
-  public let value: any Sendable
-
-  public init(route: Route, value: any Sendable) {
-    self.route = route
-    self.value = value
-  }
-
-  /// The output as `type` (`output.as(CartMachine.Output.self)`), or nil
-  /// when it is another machine's.
-  public func `as`<Output>(_ type: Output.Type) -> Output? { value as? Output }
 }
 
 /// An app the coordinator can run: its kinds of screen, the dependencies
@@ -83,24 +78,28 @@ public struct ScreenOutput: Sendable {
 ///   before the step's later commands (so a session stored by a chore is
 ///   there when the screen after it is built).
 public protocol CoordinatedApp: Sendable {
+  /// Its rules.
   associatedtype Flow: AppFlow
   /// What its screens are built from (``AppScreen/Dependencies``).
   associatedtype Dependencies: Sendable
 
   /// Every kind of screen the app has (the REPL lists them; a test checks
-  /// each has a view).
-  static var screens: [any AppScreen.Type] { get }
+  /// each has a view). Each is built from this app's ``Dependencies`` and
+  /// wraps its outputs in its flow's ``AppFlow/Output``: the compiler
+  /// rejects a screen of another app.
+  static var screens: [any AppScreen<Dependencies, Flow.Output>.Type] { get }
   /// The rules.
   var flow: Flow { get }
   /// Handed to each screen as it is built.
   var dependencies: Dependencies { get }
-  /// Where the coordinator counts its relays (``LifetimeCounters``).
+  /// Where the coordinator counts its relays (`LifetimeCounters`).
   var counters: LifetimeCounters { get }
   /// Does the flow's `chore`. The default is for apps with no chores.
   func perform(_ chore: Flow.Chore) async
 }
 
 extension CoordinatedApp where Flow.Chore == Never {
+  /// An app with no chores has nothing to do.
   public func perform(_ chore: Never) async {}
 }
 

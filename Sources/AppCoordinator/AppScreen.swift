@@ -16,10 +16,14 @@ import ActorMVVM
 ///   and finishes the feature when it is popped, dismissed or replaced, or
 ///   built by a step that the coordinator's `finish()` made stale; an output
 ///   emitted after that reaches no one.
-public protocol AppScreen: Sendable {
+public protocol AppScreen<Dependencies, AppOutput>: Sendable {
+  /// The state machine its feature runs.
   associatedtype Machine: StateMachine
   /// What it is built from: its app's ``CoordinatedApp/dependencies``.
   associatedtype Dependencies: Sendable
+  /// Its app's outputs (``AppFlow/Output``), one case of which carries this
+  /// screen's.
+  associatedtype AppOutput: Sendable
 
   /// The route's name, as logs and the REPL spell it (`findnumber`).
   static var name: String { get }
@@ -40,6 +44,9 @@ public protocol AppScreen: Sendable {
   /// Sent once the coordinator listens to the outputs: the screen's
   /// `viewDidLoad` (load the home, start the game), or nil.
   var firstInput: Machine.Input? { get }
+  /// `output` as its app's flow receives it: the app's case for this kind
+  /// of screen (`.cart(output)`).
+  static func appOutput(_ output: Machine.Output) -> AppOutput
 }
 
 /// How a screen is shown.
@@ -50,6 +57,11 @@ public enum Presentation: Sendable {
   case push
   /// Shown over the stack (the article's `.present`); one at a time.
   case modal
+}
+
+extension AppScreen where Machine.Output == Never {
+  /// A screen that emits nothing needs no case in its app's outputs.
+  public static func appOutput(_ output: Never) -> AppOutput {}
 }
 
 extension AppScreen {
@@ -66,6 +78,7 @@ public struct Screen: Sendable {
   /// The screen itself; cast it (or use ``feature(_:)``) to reach its feature.
   public let base: any AppScreen
 
+  /// Holds `base`.
   public init(_ base: any AppScreen) { self.base = base }
 
   /// The feature behind the screen, seen through what every feature shares.
@@ -85,8 +98,8 @@ public struct Screen: Sendable {
   /// Waits until the feature's inputs are reduced and its effects have ended.
   public func idle() async { await feature.idle() }
 
-  /// ``idle()``, bounded as ``Feature/idle(timeout:)``: throws
-  /// ``FeatureBusy`` naming the effects still running.
+  /// ``idle()``, bounded as `Feature.idle(timeout:)`: throws
+  /// `FeatureBusy` naming the effects still running.
   public func idle(timeout: Duration) async throws(FeatureBusy) { try await feature.idle(timeout: timeout) }
 
   /// The feature's identity: two screens are the same screen when it is equal.
@@ -109,18 +122,18 @@ extension AppScreen {
 }
 
 /// What the coordinator and a view layer need of any screen's feature,
-/// whatever its machine: its lifetime and how busy it is. ``Feature``
+/// whatever its machine: its lifetime and how busy it is. `Feature`
 /// conforms; each member keeps `Feature`'s own contract.
 public protocol ScreenFeature: AnyObject, Sendable {
-  /// See ``Feature/finish()``.
+  /// See `Feature.finish()`.
   func finish() async
-  /// See ``Feature/idle()``.
+  /// See `Feature.idle()`.
   func idle() async
-  /// See ``Feature/idle(timeout:)``.
+  /// See `Feature.idle(timeout:)`.
   func idle(timeout: Duration) async throws(FeatureBusy)
-  /// See ``Feature/flush()``.
+  /// See `Feature.flush()`.
   func flush() async
-  /// See ``Feature/emittedOutputCount``.
+  /// See `Feature.emittedOutputCount`.
   var emittedOutputCount: Int { get }
   /// Effect tasks that have not returned (live or winding down), after the
   /// inputs sent so far are reduced.

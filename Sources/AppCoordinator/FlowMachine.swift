@@ -1,6 +1,6 @@
 import ActorMVVM
 
-/// An app's flow run as a ``StateMachine`` over a model of the navigation
+/// An app's flow run as a `StateMachine` over a model of the navigation
 /// state: the navigation rules alone, without screens, for tests that
 /// drive flow events in many orders (`Exploration`, a `FeatureTester`).
 ///
@@ -28,7 +28,7 @@ public struct FlowMachine<Flow: AppFlow>: StateMachine where Flow.State: Equatab
     }
   }
 
-  public typealias Input = FlowEvent<Flow.Link>
+  public typealias Input = Flow.Event
   /// One step's commands, in order.
   public typealias Output = [NavigationCommand<Flow.Chore>]
 

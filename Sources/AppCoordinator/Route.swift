@@ -40,9 +40,12 @@ public struct Route: Hashable, Sendable, CustomStringConvertible {
 /// Where the app is: a stack of routes (never empty once started: the root
 /// stays) and at most one modal over it.
 public struct NavigationState: Hashable, Sendable {
+  /// The pushed routes, the root first.
   public var stack: [Route]
+  /// The route shown over the stack, if any.
   public var modal: Route?
 
+  /// Where the app is: `stack`, and `modal` over it.
   public init(stack: [Route] = [], modal: Route? = nil) {
     self.stack = stack
     self.modal = modal
@@ -108,11 +111,17 @@ public struct NavigationState: Hashable, Sendable {
 
 /// One navigation change, for logs and the REPL (`→ push weather`).
 public enum NavigationEvent: Hashable, Sendable, CustomStringConvertible {
+  /// The stack was replaced by this root.
   case setRoot(Route)
+  /// Pushed onto the stack.
   case push(Route)
+  /// Shown over the stack.
   case present(Route)
+  /// Popped off the stack.
   case pop(Route)
+  /// The modal was dismissed.
   case dismiss(Route)
+  /// A URL to open outside the app (the view layer opens it).
   case openURL(String)
 
   public var description: String {
@@ -165,6 +174,7 @@ public struct Payload: Sendable, Equatable, CustomStringConvertible {
   public let value: any Sendable
   private let equals: @Sendable (any Sendable) -> Bool
 
+  /// Carries `value`.
   public init<Value: Sendable & Equatable>(_ value: Value) {
     self.value = value
     equals = { other in (other as? Value) == value }

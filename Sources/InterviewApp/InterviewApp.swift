@@ -11,7 +11,7 @@ import InterviewFeature
 /// ```
 public struct InterviewApp: CoordinatedApp {
   /// Every kind of screen the app has, in the order the REPL's `open` lists them.
-  public static let screens: [any AppScreen.Type] = [
+  public static let screens: [any AppScreen<InterviewContainer, InterviewOutput>.Type] = [
     WeatherScreen.self, LoginScreen.self, FindNumberScreen.self, DirectionsScreen.self, ReportScreen.self,
     MessagesScreen.self, MyPageScreen.self, HomeScreen.self, IntroScreen.self, DeclareScreen.self,
   ]

@@ -1,6 +1,21 @@
 import AppCoordinator
+import FindNumberFeature
 import InterviewFeature
 import LoginFeature
+
+/// Every output the interview app's screens emit, one case per kind of
+/// screen that emits any (weather and directions emit none): what
+/// ``InterviewFlow`` switches over.
+public enum InterviewOutput: Sendable {
+  case intro(IntroMachine.Output)
+  case login(LoginMachine.Output)
+  case home(HomeMachine.Output)
+  case report(ReportMachine.Output)
+  case messages(MessagesMachine.Output)
+  case declare(DeclareMachine.Output)
+  case myPage(MyPageMachine.Output)
+  case findNumber(FindNumberMachine.Output)
+}
 
 /// A screen only a logged-in member may open: opening it with nobody
 /// logged in goes through login first (``InterviewFlow``).
@@ -24,8 +39,8 @@ public protocol MemberScreen: AppScreen {}
 ///   logging out from my page goes back to the intro.
 ///
 /// The member's screens' outputs are the article's `HomeNavigator`; the
-/// intro's and login's its `PopupNavigator`: here each output is one case
-/// of ``reduce(into:_:navigation:)``.
+/// intro's and login's its `PopupNavigator`: here each is one case of an
+/// exhaustive switch over ``InterviewOutput``.
 public struct InterviewFlow: AppFlow {
   /// What the app keeps between steps.
   public struct State: Equatable, Sendable {
@@ -56,6 +71,8 @@ public struct InterviewFlow: AppFlow {
   }
 
   public typealias Command = NavigationCommand<Chore>
+  public typealias Link = DeepLink
+  public typealias Output = InterviewOutput
 
   public init() {}
 
@@ -63,7 +80,7 @@ public struct InterviewFlow: AppFlow {
 
   public func parse(deepLink text: String) throws(DeepLinkError) -> DeepLink { try DeepLink(parsing: text) }
 
-  public func reduce(into state: inout State, _ event: FlowEvent<DeepLink>, navigation: NavigationState) -> [Command] {
+  public func reduce(into state: inout State, _ event: Event, navigation: NavigationState) -> [Command] {
     switch event {
     case .start:
       return [.show(.intro)]
@@ -75,7 +92,7 @@ public struct InterviewFlow: AppFlow {
         return []
       }
       return [.send(Payload(HomeMachine.Input.deepLinkReceived(link, member: member)), to: .home)]
-    case .output(let output):
+    case .output(let output, _):
       return reduce(output, into: &state, navigation: navigation)
     case .back(let route):
       // Backing out of the login a member-only route asked for gives that route up.
@@ -90,59 +107,46 @@ public struct InterviewFlow: AppFlow {
     return [.show(.login)]
   }
 
-  private func reduce(_ output: ScreenOutput, into state: inout State, navigation: NavigationState) -> [Command] {
-    if let output = output.as(IntroMachine.Output.self) {
-      switch output {
-      case .showHome(let member):
-        state.member = member
-        state.homeMember = member
-        return [.show(.home)] + deliverKeptLink(&state, to: member)
-      case .showLogin:
-        return [.show(.login)]
-      case .sessionExpired:
-        return [.show(.login, with: Payload(LoginReason.sessionExpired))]
-      }
-    }
-    if case .loggedIn(let session)? = output.as(LoginMachine.Output.self) {
+  private func reduce(_ output: InterviewOutput, into state: inout State, navigation: NavigationState) -> [Command] {
+    switch output {
+    case .intro(.showHome(let member)):
+      state.member = member
+      state.homeMember = member
+      return [.show(.home)] + deliverKeptLink(&state, to: member)
+    case .intro(.showLogin):
+      return [.show(.login)]
+    case .intro(.sessionExpired):
+      return [.show(.login, with: Payload(LoginReason.sessionExpired))]
+    case .login(.loggedIn(let session)):
       return loggedIn(session, &state, navigation: navigation)
+    case .login(.failed):
+      return []  // the login screen shows it; nothing navigates
+    case .home(.openReport(let termNo)):
+      return [.show(.report(termNo: termNo))]
+    case .home(.openMyPage):
+      return [.show(.myPage)]
+    case .home(.dismissToMain):
+      return [.dismissToMain]
+    case .messages(.openDeclare(let message)):
+      return [.show(.declare(messageId: message.messageId), with: Payload(message))]
+    case .messages(.openURL(let url)):
+      return [.openURL(url)]
+    case .messages(.alert):
+      return []  // the view shows it; nothing navigates
+    case .declare(.finished(let result)):
+      guard navigation.stack.last?.opens(DeclareScreen.self) == true, let room = navigation.stack.dropLast().last
+      else { return [] }
+      return [.pop, .send(Payload(MessagesMachine.Input.declareFinished(result)), to: room)]
+    case .myPage(.loggedOut):
+      state.member = nil
+      state.homeMember = nil
+      return [.dismissToMain, .show(.intro)]
+    case .home(.sessionExpired), .report(.sessionExpired), .messages(.sessionExpired), .declare(.sessionExpired),
+      .myPage(.sessionExpired):
+      return expired(&state)
+    case .findNumber:
+      return []  // its errors are shown on the screen; nothing navigates
     }
-    if let output = output.as(HomeMachine.Output.self) {
-      switch output {
-      case .openReport(let termNo): return [.show(.report(termNo: termNo))]
-      case .openMyPage: return [.show(.myPage)]
-      case .dismissToMain: return [.dismissToMain]
-      case .sessionExpired: return expired(&state)
-      }
-    }
-    if case .sessionExpired? = output.as(ReportMachine.Output.self) { return expired(&state) }
-    if let output = output.as(MessagesMachine.Output.self) {
-      switch output {
-      case .openDeclare(let message):
-        return [.show(.declare(messageId: message.messageId), with: Payload(message))]
-      case .openURL(let url): return [.openURL(url)]
-      case .alert: return []  // the view shows it; nothing navigates
-      case .sessionExpired: return expired(&state)
-      }
-    }
-    if let output = output.as(DeclareMachine.Output.self) {
-      switch output {
-      case .finished(let result):
-        guard navigation.stack.last?.opens(DeclareScreen.self) == true, let room = navigation.stack.dropLast().last
-        else { return [] }
-        return [.pop, .send(Payload(MessagesMachine.Input.declareFinished(result)), to: room)]
-      case .sessionExpired: return expired(&state)
-      }
-    }
-    if let output = output.as(MyPageMachine.Output.self) {
-      switch output {
-      case .loggedOut:
-        state.member = nil
-        state.homeMember = nil
-        return [.dismissToMain, .show(.intro)]
-      case .sessionExpired: return expired(&state)
-      }
-    }
-    return []  // weather, findnumber, directions: nothing they emit navigates
   }
 
   /// Stores the session; the same member (back after an expired session)

@@ -131,10 +131,18 @@ final class BuildHolds: Sendable {
   }
 }
 
+/// Every output of the shelf app's screens: what its flow switches over.
+enum ShelfOutput: Sendable {
+  case shelf(ShelfMachine.Output)
+  case tally(TallyMachine.Output)
+  case note(NoteMachine.Output)
+}
+
 struct ShelfScreen: AppScreen {
   static let name = "shelf"
   static let presentation = Presentation.root
   let feature: Feature<ShelfMachine>
+  static func appOutput(_ output: ShelfMachine.Output) -> ShelfOutput { .shelf(output) }
 
   init(route: Route, dependencies: ShelfDependencies) async {
     feature = await dependencies.feature(ShelfMachine(), .init(), for: route)
@@ -146,6 +154,7 @@ struct TallyScreen: AppScreen {
   static let presentation = Presentation.push
   static let parameterName: String? = "start"
   let feature: Feature<TallyMachine>
+  static func appOutput(_ output: TallyMachine.Output) -> ShelfOutput { .tally(output) }
 
   init(route: Route, dependencies: ShelfDependencies) async {
     feature = await dependencies.feature(TallyMachine(), .init(taps: route.parameter ?? 0), for: route)
@@ -159,6 +168,7 @@ struct NoteScreen: AppScreen {
   static let presentation = Presentation.modal
   static let parameterName: String? = "id"
   let feature: Feature<NoteMachine>
+  static func appOutput(_ output: NoteMachine.Output) -> ShelfOutput { .note(output) }
 
   init(route: Route, dependencies: ShelfDependencies) async {
     feature = await dependencies.feature(NoteMachine(), 0, for: route)
@@ -196,7 +206,7 @@ struct ShelfFlow: AppFlow {
     return start
   }
 
-  func reduce(into state: inout State, _ event: FlowEvent<Int>, navigation: NavigationState)
+  func reduce(into state: inout State, _ event: FlowEvent<Int, ShelfOutput>, navigation: NavigationState)
     -> [NavigationCommand<Chore>]
   {
     switch event {
@@ -212,13 +222,14 @@ struct ShelfFlow: AppFlow {
         return []
       }
       return [.perform(.receiveLink(start)), .send(Payload(ShelfMachine.Input.linkReceived(start: start)), to: .shelf)]
-    case .output(let output):
-      if case .openTally(let start)? = output.as(ShelfMachine.Output.self) {
-        return [.perform(.record("tally \(start)")), .show(.tally(start))]
-      }
-      if case .close? = output.as(TallyMachine.Output.self) { return [.pop] }
-      if case .done? = output.as(NoteMachine.Output.self) { return [.dismissModal] }
+    case .output(.shelf(.openTally(let start)), _):
+      return [.perform(.record("tally \(start)")), .show(.tally(start))]
+    case .output(.tally(.close), _):
+      return [.pop]
+    case .output(.tally(.announced), _):
       return []
+    case .output(.note(.done), _):
+      return [.dismissModal]
     case .back:
       return []
     }
@@ -227,7 +238,9 @@ struct ShelfFlow: AppFlow {
 
 /// The shelf app, as the coordinator runs it.
 struct ShelfApp: CoordinatedApp {
-  static let screens: [any AppScreen.Type] = [ShelfScreen.self, TallyScreen.self, NoteScreen.self]
+  static let screens: [any AppScreen<ShelfDependencies, ShelfOutput>.Type] = [
+    ShelfScreen.self, TallyScreen.self, NoteScreen.self,
+  ]
   let flow = ShelfFlow()
   let dependencies: ShelfDependencies
 

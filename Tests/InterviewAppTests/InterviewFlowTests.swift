@@ -1,4 +1,5 @@
 import AppCoordinator
+import FindNumberFeature
 import InterviewApp
 import InterviewFeature
 import LoginFeature
@@ -17,14 +18,14 @@ struct InterviewFlowTests {
     var state = InterviewFlow.State()
     var navigation = NavigationState()
 
-    mutating func send(_ event: FlowEvent<DeepLink>) -> [Command] {
+    mutating func send(_ event: InterviewFlow.Event) -> [Command] {
       let commands = flow.reduce(into: &state, event, navigation: navigation)
       navigation = navigation.applying(commands)
       return commands
     }
 
     mutating func output(_ value: any Sendable, from route: Route) -> [Command] {
-      send(.output(ScreenOutput(route: route, value: value)))
+      send(.output(InterviewOutput(value), from: route))
     }
 
     /// Started, and alice logged in from the login popup: her home is the root.
@@ -198,15 +199,35 @@ struct InterviewFlowTests {
     #expect(driver.send(.open(.home)) == [.show(.login)])
   }
 
-  @Test("Screens that never navigate: weather, findnumber and directions outputs lead nowhere")
+  @Test("Screens that never navigate: findnumber's output leads nowhere (weather and directions emit none)")
   func silentScreens() {
     var driver = Driver.loggedIn()
-    #expect(driver.output("anything", from: .weather) == [])
+    let before = driver.navigation
+    #expect(driver.output(FindNumberMachine.Output.error(.networkError), from: .findNumber) == [])
+    #expect(driver.navigation == before)
   }
 
   @Test("Links: the app's own form, or its typed error")
   func parse() throws {
     #expect(try InterviewFlow().parse(deepLink: "actormvvm://expiration?days=3") == .expiration3d)
     #expect(throws: DeepLinkError.malformed("https://x")) { try InterviewFlow().parse(deepLink: "https://x") }
+  }
+}
+
+extension InterviewOutput {
+  /// A screen's output as the app's, the case found by its machine's type
+  /// (what the coordinator does with each screen's `appOutput`).
+  init(_ value: any Sendable) {
+    switch value {
+    case let output as IntroMachine.Output: self = .intro(output)
+    case let output as LoginMachine.Output: self = .login(output)
+    case let output as HomeMachine.Output: self = .home(output)
+    case let output as ReportMachine.Output: self = .report(output)
+    case let output as MessagesMachine.Output: self = .messages(output)
+    case let output as DeclareMachine.Output: self = .declare(output)
+    case let output as MyPageMachine.Output: self = .myPage(output)
+    case let output as FindNumberMachine.Output: self = .findNumber(output)
+    default: preconditionFailure("\(type(of: value)) is no screen's output")
+    }
   }
 }

@@ -12,23 +12,22 @@ enum NavigationRules {
   static let bob = User(id: "bob", name: "Bob", memIdx: 2)
   static let link = DeepLink.analysisComplete(memIdx: 1, termNo: 101)
 
-  static func loggedIn(_ user: User) -> FlowEvent<DeepLink> {
+  static func loggedIn(_ user: User) -> InterviewFlow.Event {
     let session = LoginSession(user: user, tokens: TokenPair(accessToken: "a", refreshToken: "r", expiresIn: 60))
-    return .output(ScreenOutput(route: .login, value: LoginMachine.Output.loggedIn(session)))
+    return .output(.login(.loggedIn(session)), from: .login)
   }
 
-  static let alphabet: [FlowEvent<DeepLink>] = [
+  static let alphabet: [InterviewFlow.Event] = [
     .deepLink(link), loggedIn(alice), loggedIn(bob),
-    .output(ScreenOutput(route: .myPage, value: MyPageMachine.Output.loggedOut)),
+    .output(.myPage(.loggedOut), from: .myPage),
   ]
 
   /// Who is logged in after `events`, by the outputs that log in and out.
-  static func member(after events: some Sequence<FlowEvent<DeepLink>>) -> User? {
+  static func member(after events: some Sequence<InterviewFlow.Event>) -> User? {
     var member: User?
     for event in events {
-      guard case .output(let output) = event else { continue }
-      if case .loggedIn(let session)? = output.as(LoginMachine.Output.self) { member = session.user }
-      if case .loggedOut? = output.as(MyPageMachine.Output.self) { member = nil }
+      if case .output(.login(.loggedIn(let session)), _) = event { member = session.user }
+      if case .output(.myPage(.loggedOut), _) = event { member = nil }
     }
     return member
   }
@@ -37,7 +36,7 @@ enum NavigationRules {
   /// logged in when it is made, and no link is delivered more often than
   /// links arrived.
   static func deliveredOnceToTheMember<Chore>(
-    _ inputs: [FlowEvent<DeepLink>], _ outputs: [[NavigationCommand<Chore>]], _ before: [Int]
+    _ inputs: [InterviewFlow.Event], _ outputs: [[NavigationCommand<Chore>]], _ before: [Int]
   ) -> Bool {
     var delivered = 0
     for (commands, sent) in zip(outputs, before) {
@@ -54,7 +53,7 @@ enum NavigationRules {
   }
 
   static func exploration<Flow: AppFlow>(_ flow: Flow) -> Exploration<FlowMachine<Flow>>
-  where Flow.State: Equatable, Flow.Link == DeepLink {
+  where Flow.State: Equatable, Flow.Link == DeepLink, Flow.Output == InterviewOutput {
     Exploration<FlowMachine<Flow>>(inputs: .alphabet(alphabet, count: 5)) { _ in
       (FlowMachine(flow), FlowMachine.State(flow))
     }
@@ -86,7 +85,7 @@ struct FlowKeepingDeliveredLinks: AppFlow {
 
   func parse(deepLink text: String) throws(DeepLinkError) -> DeepLink { try base.parse(deepLink: text) }
 
-  func reduce(into state: inout InterviewFlow.State, _ event: FlowEvent<DeepLink>, navigation: NavigationState)
+  func reduce(into state: inout InterviewFlow.State, _ event: InterviewFlow.Event, navigation: NavigationState)
     -> [NavigationCommand<InterviewFlow.Chore>]
   {
     let kept = state.keptLink

@@ -101,14 +101,14 @@ public final class EventRelay<Value: Sendable>: Sendable {
   /// Creates a relay whose policy is already a ``limit`` word (a feature
   /// keeps the word and makes its relay on first subscription).
   @inlinable
-  internal init(counters: LifetimeCounters, limit: Int) {
+  init(counters: LifetimeCounters, limit: Int) {
     self.storage = Locked(SubscriberTable(shared: (), counters: counters))
     self.limit = limit
   }
 
   /// `policy` as a ``limit`` word; traps on a bound below 1.
   @inlinable
-  internal static func limit(of policy: BufferingPolicy) -> Int {
+  static func limit(of policy: BufferingPolicy) -> Int {
     switch policy {
     case .unbounded: return 0
     case .bufferingOldest(let count):

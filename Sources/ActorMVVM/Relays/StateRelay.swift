@@ -77,7 +77,7 @@ public final class StateRelay<Value: Sendable>: Sendable {
   /// ``accept(_:)`` that changed it counts one): two reads with the same
   /// version saw the same publication, whatever `==` says of the values.
   @inlinable
-  internal var versionedValue: (value: Value, version: UInt64) { cell.versionedValue }
+  var versionedValue: (value: Value, version: UInt64) { cell.versionedValue }
 
   /// Whether ``finish()`` has been called.
   @inlinable

@@ -38,7 +38,7 @@
 /// The tasks it starts are not isolated to the host: they run concurrently
 /// with it.
 @usableFromInline
-internal struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
+struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// A started run.
   @usableFromInline
   struct Started: Sendable {
@@ -162,7 +162,7 @@ internal struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// The ``Cause`` of the input being reduced, set by the host around a
   /// caused transition: runs recorded meanwhile carry it.
   @inlinable
-  internal var currentCause: Cause? {
+  var currentCause: Cause? {
     get { storage?.books.currentCause }
     set {
       if storage == nil, newValue == nil { return }
@@ -179,13 +179,13 @@ internal struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   }
 
   @inlinable
-  internal init(observer: (@Sendable (EffectRunEvent) -> Void)? = nil) {
+  init(observer: (@Sendable (EffectRunEvent) -> Void)? = nil) {
     if let observer { books.observer = observer }
   }
 
   /// Runs that are live, started or not.
   @inlinable
-  internal var liveCount: Int { live.count + pendingLive }
+  var liveCount: Int { live.count + pendingLive }
 
   /// Recorded runs not cancelled or superseded yet: counted, not stored
   /// (`pending` is empty between batches, and short within one).
@@ -194,18 +194,18 @@ internal struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
 
   /// Runs not yet finished: live runs plus cancelled ones still winding down.
   @inlinable
-  internal var activeCount: Int { liveCount + winding.count }
+  var activeCount: Int { liveCount + winding.count }
 
   /// Every task that may not have returned yet.
   @inlinable
-  internal var startedTasks: [Task<Void, Never>] {
+  var startedTasks: [Task<Void, Never>] {
     live.values.map { $0.task } + winding.values
   }
 
   /// What is still running, for a wait that gives up: each started live
   /// run's cancellation id ("an effect with no id" otherwise), and the runs
   /// recorded but not started yet.
-  internal var liveDescriptions: [String] {
+  var liveDescriptions: [String] {
     var names = live.keys.sorted().map { live[$0]?.id?.description ?? "an effect with no id" }
     if pendingLive > 0 { names.append("\(pendingLive) effect(s) not started yet") }
     return names
@@ -213,12 +213,12 @@ internal struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
 
   /// The generations of the started runs that are live.
   @inlinable
-  internal var liveGenerations: [UInt64] { Array(live.keys) }
+  var liveGenerations: [UInt64] { Array(live.keys) }
 
   /// The tasks a host's `deinit` cancels: all but the runs started with
   /// `onFinish: .runToCompletion`.
   @inlinable
-  internal var tasksCancelledByRelease: [Task<Void, Never>] {
+  var tasksCancelledByRelease: [Task<Void, Never>] {
     live.values.filter { !$0.survivesFinish }.map { $0.task } + winding.values
   }
 
@@ -226,7 +226,7 @@ internal struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// ``EffectScope`` carries, passed in rather than stored, to keep an idle
   /// feature small) that the current task belongs to, if any.
   @inlinable
-  internal func callerScope(host: UInt64) -> EffectScope? {
+  func callerScope(host: UInt64) -> EffectScope? {
     guard let scope = EffectScope.ofCurrentTask(), scope.host == host else { return nil }
     return scope
   }
@@ -234,12 +234,12 @@ internal struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// Whether results of the run with `generation` may still land. (A
   /// pending run has no task yet, so nothing of it can arrive.)
   @inlinable @inline(__always)
-  internal func isLive(_ generation: UInt64) -> Bool { live[generation] != nil }
+  func isLive(_ generation: UInt64) -> Bool { live[generation] != nil }
 
   /// The cause the run with `generation` was started under, if any: its
   /// inputs are reduced under it.
   @inlinable @inline(__always)
-  internal func cause(of generation: UInt64) -> Cause? {
+  func cause(of generation: UInt64) -> Cause? {
     causes.isEmpty ? nil : causes[generation]
   }
 
@@ -247,7 +247,7 @@ internal struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// runs are recorded to start at the next
   /// ``startPending(host:counters:sink:)``; cancellations cancel.
   @inlinable
-  internal mutating func perform(_ effect: Effect<Input, Output>, emit: (Output) -> Void) {
+  mutating func perform(_ effect: Effect<Input, Output>, emit: (Output) -> Void) {
     switch effect.kind {
     case .none: break
     case .emit(let output): emit(output)
@@ -315,7 +315,7 @@ internal struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// `sink` where each sends its inputs and its end (all three passed in
   /// rather than stored, to keep an idle feature small).
   @inlinable
-  internal mutating func startPending(
+  mutating func startPending(
     host: UInt64, counters: LifetimeCounters, sink: @escaping @Sendable (EffectMessage<Input>) -> Void
   ) {
     guard !pending.isEmpty else { return }
@@ -337,7 +337,7 @@ internal struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
 
   /// Handles a run's `ended` message.
   @inlinable
-  internal mutating func ended(_ generation: UInt64) {
+  mutating func ended(_ generation: UInt64) {
     if !causes.isEmpty { causes.removeValue(forKey: generation) }
     if let run = live.removeValue(forKey: generation) {
       if let id = run.id, generationOfID[id] == generation { generationOfID.removeValue(forKey: id) }
@@ -354,7 +354,7 @@ internal struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// run with generation `excluding` (the caller's own, which cannot wait
   /// for itself; it is cancelled all the same).
   @inlinable
-  internal mutating func cancelAll(finishing: Bool = false, excluding: UInt64? = nil) -> [Task<Void, Never>] {
+  mutating func cancelAll(finishing: Bool = false, excluding: UInt64? = nil) -> [Task<Void, Never>] {
     var tasks: [Task<Void, Never>] = []
     for (generation, run) in live {
       if !(finishing && run.survivesFinish) {
@@ -432,7 +432,7 @@ internal struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   /// Linux) rather than as ordinary detached tasks (Apple OSes below 26,
   /// and builds with `ACTORMVVM_APPLE_BELOW_26`, which take that path on
   /// Linux): Guarantees says what each path promises.
-  internal static var startsRunsImmediately: Bool {
+  static var startsRunsImmediately: Bool {
     #if ACTORMVVM_APPLE_BELOW_26
       return false
     #else

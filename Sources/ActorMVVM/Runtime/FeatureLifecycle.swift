@@ -11,10 +11,10 @@
 ///   ``Feature``): the machine holds them and hands them back, in the order
 ///   they came, when they may go.
 @usableFromInline
-internal struct FeatureLifecycle<Waiter> {
+struct FeatureLifecycle<Waiter> {
   /// Where the feature is in its life.
   @usableFromInline
-  internal enum Phase: Equatable, Sendable {
+  enum Phase: Equatable, Sendable {
     /// Taking inputs and running effects.
     case running
     /// `finish()` has begun: the inputs pending then have been reduced and
@@ -26,7 +26,7 @@ internal struct FeatureLifecycle<Waiter> {
   }
 
   /// What the host does for a `finish()` call.
-  internal enum FinishStep: Equatable, Sendable {
+  enum FinishStep: Equatable, Sendable {
     /// Finish now: close the mailbox, cancel and await the effects, then send ``finished()``.
     case begin
     /// Another call is finishing: suspend and hand the waiter to ``waitForFinish(_:)``.
@@ -37,27 +37,27 @@ internal struct FeatureLifecycle<Waiter> {
 
   /// What the host does for an `idle()` call.
   @usableFromInline
-  internal enum IdleStep: Equatable, Sendable {
+  enum IdleStep: Equatable, Sendable {
     /// Effects are running: suspend and hand the waiter to ``waitForIdle(_:)``.
     case wait
     /// Nothing to wait for (no effect, not running, or called from inside an effect).
     case returnNow
   }
 
-  // Set only by the events below (internal(set), so inlinable events can).
+  // Set only by the events below (the type is internal; its tests read them).
   // The phase last, so a host can use the tail after it.
-  @usableFromInline internal var idleWaiters: [Waiter] = []
-  @usableFromInline internal var finishWaiters: [Waiter] = []
-  @usableFromInline internal var phase = Phase.running
+  @usableFromInline var idleWaiters: [Waiter] = []
+  @usableFromInline var finishWaiters: [Waiter] = []
+  @usableFromInline var phase = Phase.running
 
-  @inlinable internal init() {}
+  @inlinable init() {}
 
   /// Whether the feature still takes inputs and runs effects.
-  @inlinable internal var isRunning: Bool { phase == .running }
+  @inlinable var isRunning: Bool { phase == .running }
 
   /// A `finish()` call; `fromOwnTask` when made from one of the feature's
   /// own effects or bindings (which the finish awaits, so it must not wait).
-  internal mutating func finish(fromOwnTask: Bool) -> FinishStep {
+  mutating func finish(fromOwnTask: Bool) -> FinishStep {
     switch phase {
     case .finished: return .returnNow
     case .finishing: return fromOwnTask ? .returnNow : .wait
@@ -68,14 +68,14 @@ internal struct FeatureLifecycle<Waiter> {
   }
 
   /// Holds a caller of `finish()` told to ``FinishStep/wait``.
-  internal mutating func waitForFinish(_ waiter: Waiter) {
+  mutating func waitForFinish(_ waiter: Waiter) {
     precondition(phase == .finishing, "only a finish under way is waited for")
     finishWaiters.append(waiter)
   }
 
   /// The finish begun by ``finish(fromOwnTask:)`` is done: every waiter,
   /// of `finish()` first then of `idle()`, is released.
-  internal mutating func finished() -> [Waiter] {
+  mutating func finished() -> [Waiter] {
     precondition(phase == .finishing, "finished() ends a finish that began")
     phase = .finished
     defer {
@@ -88,14 +88,14 @@ internal struct FeatureLifecycle<Waiter> {
   /// An `idle()` call, once the pending inputs are reduced: `activeEffects`
   /// is how many effect tasks have not returned.
   @inlinable
-  internal func idle(fromOwnTask: Bool, activeEffects: Int) -> IdleStep {
+  func idle(fromOwnTask: Bool, activeEffects: Int) -> IdleStep {
     phase == .running && !fromOwnTask && activeEffects > 0 ? .wait : .returnNow
   }
 
   /// Holds a caller of `idle()` told to ``IdleStep/wait``. A finish
   /// releases it too.
   @inlinable
-  internal mutating func waitForIdle(_ waiter: Waiter) {
+  mutating func waitForIdle(_ waiter: Waiter) {
     idleWaiters.append(waiter)
   }
 
@@ -103,7 +103,7 @@ internal struct FeatureLifecycle<Waiter> {
   /// (`activeEffects`), else none. On the input path, so inlinable and one
   /// branch when nobody waits.
   @inlinable
-  internal mutating func drained(activeEffects: Int) -> [Waiter]? {
+  mutating func drained(activeEffects: Int) -> [Waiter]? {
     guard !idleWaiters.isEmpty, activeEffects == 0 else { return nil }
     defer { idleWaiters = [] }
     return idleWaiters

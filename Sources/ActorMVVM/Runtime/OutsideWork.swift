@@ -43,15 +43,15 @@ public enum OutsideWork {
   }
 
   /// One unit of outside work, counted until ``end()``.
-  internal struct Hold: Sendable {
+  struct Hold: Sendable {
     let ended: @Sendable () -> Void
-    internal func end() { ended() }
+    func end() { ended() }
   }
 
   /// Starts counting a unit of outside work where the calling task is
   /// counted: its scope's ledger (which reports to the process-wide count
   /// as its jobs do), else the process-wide count. Nil where neither is.
-  internal static func begin() -> Hold? {
+  static func begin() -> Hold? {
     if let ledger = TaskScope.preferred as? any TaskScopeLedger {
       ledger.outsideWorkBegan()
       return Hold { ledger.outsideWorkEnded() }

@@ -122,7 +122,7 @@ final class EffectRunTokenStorage<Input: Sendable>: ManagedBuffer<EffectRunToken
 
 /// What a running effect tells its host.
 @usableFromInline
-internal enum EffectMessage<Input: Sendable>: Sendable {
+enum EffectMessage<Input: Sendable>: Sendable {
   /// An input from the effect run with this generation.
   case sent(Input, generation: UInt64)
   /// An input sent through the run's `Send` after its operation returned:
@@ -136,7 +136,7 @@ internal enum EffectMessage<Input: Sendable>: Sendable {
 /// lifecycle call (`finish()`, `idle()`) made from inside one of a host's
 /// own effects knows not to wait for itself.
 @usableFromInline
-internal struct EffectScope: Sendable {
+struct EffectScope: Sendable {
   @TaskLocal static var current: EffectScope?
 
   /// The scope of the current task (not inlinable: task-locals are looked up

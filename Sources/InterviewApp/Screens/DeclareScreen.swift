@@ -10,6 +10,8 @@ public struct DeclareScreen: AppScreen, MemberScreen {
   public static let parameterName: String? = "messageId"
   public let feature: Feature<DeclareMachine>
 
+  public static func appOutput(_ output: DeclareMachine.Output) -> InterviewOutput { .declare(output) }
+
   /// Opened by route, the screen knows the message's id, which is all
   /// declaring needs; no room is fetched to find its text.
   public init(route: Route, dependencies container: InterviewContainer) async {

@@ -5,6 +5,7 @@ import DirectionsFeature
 /// The route finder (seed 003).
 public struct DirectionsScreen: AppScreen {
   public typealias Dependencies = InterviewContainer
+  public typealias AppOutput = InterviewOutput
   public static let name = "directions"
   public static let presentation = Presentation.push
   public let feature: Feature<DirectionsMachine>

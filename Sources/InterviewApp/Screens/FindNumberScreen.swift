@@ -10,6 +10,8 @@ public struct FindNumberScreen: AppScreen {
   public static let presentation = Presentation.push
   public let feature: Feature<FindNumberMachine>
 
+  public static func appOutput(_ output: FindNumberMachine.Output) -> InterviewOutput { .findNumber(output) }
+
   public init(route: Route, dependencies container: InterviewContainer) async {
     feature = container.feature(
       FindNumberMachine(numbers: container.numbers, records: container.records),

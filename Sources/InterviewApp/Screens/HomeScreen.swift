@@ -9,6 +9,8 @@ public struct HomeScreen: AppScreen, MemberScreen {
   public static let presentation = Presentation.root
   public let feature: Feature<HomeMachine>
 
+  public static func appOutput(_ output: HomeMachine.Output) -> InterviewOutput { .home(output) }
+
   public init(route: Route, dependencies container: InterviewContainer) async {
     feature = container.feature(
       HomeMachine(home: container.interviewAPI), .init(member: await container.session.currentUser()),

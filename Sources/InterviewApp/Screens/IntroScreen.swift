@@ -11,6 +11,8 @@ public struct IntroScreen: AppScreen {
   public static let presentation = Presentation.root
   public let feature: Feature<IntroMachine>
 
+  public static func appOutput(_ output: IntroMachine.Output) -> InterviewOutput { .intro(output) }
+
   public init(route: Route, dependencies container: InterviewContainer) async {
     feature = container.feature(
       IntroMachine(serviceCheck: container.interviewAPI, session: container.session), .init(), name: Self.name)

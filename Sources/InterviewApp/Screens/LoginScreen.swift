@@ -10,6 +10,8 @@ public struct LoginScreen: AppScreen {
   public static let presentation = Presentation.modal
   public let feature: Feature<LoginMachine>
 
+  public static func appOutput(_ output: LoginMachine.Output) -> InterviewOutput { .login(output) }
+
   public init(route: Route, dependencies container: InterviewContainer) async {
     feature = container.feature(LoginMachine(auth: container.auth), .init(), name: Self.name)
   }

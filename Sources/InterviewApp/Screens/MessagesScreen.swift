@@ -9,6 +9,8 @@ public struct MessagesScreen: AppScreen, MemberScreen {
   public static let presentation = Presentation.push
   public let feature: Feature<MessagesMachine>
 
+  public static func appOutput(_ output: MessagesMachine.Output) -> InterviewOutput { .messages(output) }
+
   public init(route: Route, dependencies container: InterviewContainer) async {
     feature = container.feature(
       MessagesMachine(messages: container.interviewAPI), .init(memberID: await container.session.currentUser()?.id),

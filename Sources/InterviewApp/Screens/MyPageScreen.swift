@@ -9,6 +9,8 @@ public struct MyPageScreen: AppScreen, MemberScreen {
   public static let presentation = Presentation.modal
   public let feature: Feature<MyPageMachine>
 
+  public static func appOutput(_ output: MyPageMachine.Output) -> InterviewOutput { .myPage(output) }
+
   public init(route: Route, dependencies container: InterviewContainer) async {
     feature = container.feature(
       MyPageMachine(myPage: container.interviewAPI, session: container.session), .init(), name: Self.name)

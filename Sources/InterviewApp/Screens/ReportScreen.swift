@@ -10,6 +10,8 @@ public struct ReportScreen: AppScreen, MemberScreen {
   public static let parameterName: String? = "termNo"
   public let feature: Feature<ReportMachine>
 
+  public static func appOutput(_ output: ReportMachine.Output) -> InterviewOutput { .report(output) }
+
   public init(route: Route, dependencies container: InterviewContainer) async {
     feature = container.feature(
       ReportMachine(analysis: container.interviewAPI), .init(termNo: route.parameter ?? 0), name: Self.name)

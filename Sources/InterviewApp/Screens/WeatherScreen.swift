@@ -5,6 +5,7 @@ import WeatherFeature
 /// The weather screen (seed 000): opens on the article's default city.
 public struct WeatherScreen: AppScreen {
   public typealias Dependencies = InterviewContainer
+  public typealias AppOutput = InterviewOutput
   public static let name = "weather"
   public static let presentation = Presentation.push
   public let feature: Feature<WeatherMachine>
