@@ -15,7 +15,7 @@ import ActorMVVM
 /// - **Buffering:** each upstream is pulled by its own task, started on the
 ///   first `next()`; at most 128 elements wait for the consumer before
 ///   they stop being pulled.
-/// - **With an `AsyncJust`** (Rx's `just`) on either side: its element
+/// - **With an ``AsyncJust``** (Rx's `just`) on either side: its element
 ///   first, then the other upstream, pulled by the consumer in its own task
 ///   with no task, lock or buffer (a `map`-like pass-through) — except that
 ///   a first upstream that replays (a `ReplayingAsyncSequence` with a

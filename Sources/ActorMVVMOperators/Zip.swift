@@ -15,7 +15,7 @@ import ActorMVVM
 /// - **Buffering:** elements of the faster upstream wait for their partner
 ///   without bound, as in Rx; at most 128 pairs wait for the consumer
 ///   before the upstreams stop being pulled.
-/// - **With an `AsyncJust`** (Rx's `just`) on either side: one pair, its
+/// - **With an ``AsyncJust``** (Rx's `just`) on either side: one pair, its
 ///   element with the other's first; the other's later elements, which
 ///   can never be paired, are pulled and dropped (not queued) until its
 ///   end ends the zip. The consumer pulls it in its own task: no task,

@@ -1,6 +1,6 @@
 /// One level of a value as reflection sees it: the one place in the package
 /// that reads `Mirror`. Masking secrets (`Secrets`, in ActorMVVM), diffing states
-/// (`StateDiff`), naming an input's case (`FeatureTester`) and the REPL's
+/// (``StateDiff``), naming an input's case (`FeatureTester`) and the REPL's
 /// JSON each switch over these cases instead of walking mirrors of their own,
 /// so all four agree on what a field, a case and a dictionary entry are.
 ///

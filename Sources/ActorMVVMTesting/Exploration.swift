@@ -4,7 +4,7 @@ import ActorMVVMSupport
 /// Explores every order in which a subject's events can happen — the
 /// inputs a user sends, the answers (or failures) of the calls it makes,
 /// the timers it sets — and checks invariants after every step. Where a
-/// `FeatureTimeline` or a `TestStore` tests the one order a test wrote,
+/// ``FeatureTimeline`` or a `TestStore` tests the one order a test wrote,
 /// an exploration says "no order of these events, within these bounds,
 /// breaks this rule", or prints the shortest order that does.
 ///

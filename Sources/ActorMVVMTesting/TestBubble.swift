@@ -5,8 +5,8 @@ import Testing
 /// Runs `body` in a test bubble: the library's tasks it starts — features'
 /// drains, effect runs, bindings, operators' pumps, the testing tools' own
 /// tasks — are counted apart from the rest of the process, so the virtual-time
-/// waits made inside (`TestClock.advance`, its gates, `FeatureTimeline`,
-/// `Marble`) know when *this bubble* can do nothing more.
+/// waits made inside (``TestClock/advance(by:)``, its gates, ``FeatureTimeline``,
+/// ``Marble``) know when *this bubble* can do nothing more.
 ///
 /// Which count a wait uses (Guarantees, "Virtual time is exact"):
 /// - Where the process-wide job count is installed (Linux; the executor
@@ -93,7 +93,7 @@ public enum TestBubble {
   /// Starts a task of the test's own that the bubble counts: what
   /// `Task { … }` is outside a bubble, where it runs as one (nonisolated,
   /// inheriting the task-locals). In a bubble the task prefers the bubble's
-  /// executor, so a `TestClock` gate or advance waits for it; a plain
+  /// executor, so a ``TestClock`` gate or advance waits for it; a plain
   /// `Task {}` there is not seen (an unstructured task does not inherit an
   /// executor preference), and below iOS 18 / macOS 15 there is no bubble.
   @discardableResult

@@ -9,7 +9,7 @@ import Testing
 
 /// Where the testing tools' failures go: to the framework running the test.
 ///
-/// `FeatureTester`, `TestClock` and the other tools report a failure here,
+/// ``FeatureTester``, ``TestClock`` and the other tools report a failure here,
 /// and it is recorded where it fails a test:
 ///
 /// 1. **Swift Testing** when a `@Test` is current on the reporting task

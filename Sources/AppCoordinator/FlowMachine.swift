@@ -19,7 +19,7 @@ public struct FlowMachine<Flow: AppFlow>: StateMachine where Flow.State: Equatab
     public var navigation: NavigationState
 
     /// The state `flow` starts from, after its ``FlowEvent/start`` step
-    /// when `started` (the app as `AppCoordinator.start()` leaves it).
+    /// when `started` (the app as ``AppCoordinator/start()`` leaves it).
     public init(_ flow: Flow, started: Bool = true) {
       var state = flow.initialState
       navigation = NavigationState()

@@ -16,7 +16,7 @@ import ActorMVVMRuntimeShims
 ///
 /// **What carries it.**
 /// - ``Feature/send(_:)`` called while a cause is current (inside
-///   `Cause.with(_:_:)`, or inside a run that a caused input started) tags the input.
+///   ``Cause/with(_:_:)``, or inside a run that a caused input started) tags the input.
 /// - While a feature reduces a tagged input, the cause is current: a
 ///   ``FeatureTrace`` sink sees it (the printer appends `(caused by #7)`),
 ///   and outputs emitted there are tagged.
@@ -28,12 +28,12 @@ import ActorMVVMRuntimeShims
 ///   under the output's cause; screens that step shows get their first
 ///   input tagged.
 ///
-/// **Cost.** Until the process first calls `Cause.with(_:_:)`,
+/// **Cost.** Until the process first calls ``Cause/with(_:_:)``,
 /// `send` pays one atomic load of a flag; a feature pays one branch per
 /// transition. Untagged inputs never touch a task-local.
 ///
 /// **Not carried:** bindings (``Feature/bind(_:)``) tag nothing (a binding
-/// outlives the action that made it), and an effect's `Send` used from a
+/// outlives the action that made it), and an effect's ``Send`` used from a
 /// task the effect did not await is late and dropped anyway.
 public struct Cause: Hashable, Sendable, CustomStringConvertible {
   /// The number the driver gave it.
@@ -55,7 +55,7 @@ public struct Cause: Hashable, Sendable, CustomStringConvertible {
   // until then it skips it.
 
   /// The cause of the work the current task does: the one set by
-  /// `Cause.with(_:_:)`, else the one the effect run this task belongs to was started
+  /// ``Cause/with(_:_:)``, else the one the effect run this task belongs to was started
   /// under, else nil.
   public static var current: Cause? {
     explicit ?? EffectScope.ofCurrentTask()?.cause

@@ -26,7 +26,7 @@ public struct ComparableError: Error, Equatable, Sendable, CustomStringConvertib
   public let base: any Error
   private let isEqual: @Sendable (any Error) -> Bool
 
-  /// Wraps `error`; wrapping a `ComparableError` again returns it unchanged.
+  /// Wraps `error`; wrapping a ``ComparableError`` again returns it unchanged.
   public init(_ error: any Error) {
     if let already = error as? ComparableError {
       self = already

@@ -29,7 +29,7 @@ import ActorMVVMRuntimeShims
 /// never land. The convention here: each machine declares its ids as one
 /// `enum CancelID: Hashable, Sendable { case search, … }` and writes
 /// `.run(id: CancelID.search)`; ids are compared with their type, so two
-/// machines' `CancelID.load` never collide, and `Scope` keeps a child's
+/// machines' `CancelID.load` never collide, and ``Scope`` keeps a child's
 /// ids apart from its parent's.
 ///
 /// **When a feature finishes.** ``Feature/finish()`` (and releasing the
@@ -293,7 +293,7 @@ struct ScopedCancelID: Hashable, Sendable, CustomStringConvertible {
 
 /// A child ``StateMachine`` run inside a parent's `reduce`, on one part of
 /// the parent's state: composition without a second ``Feature`` (TCA's
-/// `Scope`). The parent keeps the child's state in a field, wraps the
+/// ``Scope``). The parent keeps the child's state in a field, wraps the
 /// child's inputs in one of its own cases, and maps the child's outputs to
 /// its own outputs.
 ///

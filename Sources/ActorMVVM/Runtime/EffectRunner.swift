@@ -75,7 +75,7 @@ struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     @usableFromInline var winding: [UInt64: Task<Void, Never>] = [:]
     /// The live run (pending or started) of each cancellation id.
     @usableFromInline var generationOfID: [AnyCancelID: UInt64] = [:]
-    /// The window of each throttle id (`Effect.throttle`).
+    /// The window of each throttle id (``Effect/throttle``).
     @usableFromInline var throttleWindows: [AnyCancelID: any ThrottleWindowing] = [:]
     /// The cause of each run started under one, by generation.
     @usableFromInline var causes: [UInt64: Cause] = [:]
@@ -144,7 +144,7 @@ struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     _modify { yield &books.generationOfID }
   }
 
-  /// The window of each throttle id (`Effect.throttle`).
+  /// The window of each throttle id (``Effect/throttle``).
   @inlinable
   var throttleWindows: [AnyCancelID: any ThrottleWindowing] {
     get { storage?.books.throttleWindows ?? [:] }
@@ -481,7 +481,7 @@ public enum EffectRunEvent: Sendable, Equatable {
   /// A run with the same id started: this one was cancelled (before it
   /// started, if it had not) and its results will be dropped.
   case superseded(run: UInt64, id: String?)
-  /// Cancelled by `Effect.cancel(id:)` or by `finish()`.
+  /// Cancelled by ``Effect/cancel(id:)`` or by `finish()`.
   case cancelled(run: UInt64, id: String?)
   /// The run's operation returned (also after a cancellation).
   case ended(run: UInt64, id: String?)

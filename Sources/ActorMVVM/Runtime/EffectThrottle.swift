@@ -126,7 +126,7 @@ enum ThrottleDecision: Sendable {
   case hold(window: UInt64, wait: @Sendable () async -> Bool)
 }
 
-/// One throttle id's window: the decisions of `Effect.throttle`, on the
+/// One throttle id's window: the decisions of ``Effect/throttle``, on the
 /// clock's current time. A value the ``EffectRunner`` keeps per id.
 @usableFromInline
 protocol ThrottleWindowing: Sendable {

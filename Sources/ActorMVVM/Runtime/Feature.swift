@@ -102,7 +102,7 @@ public final actor Feature<Machine: StateMachine> {
   /// otherwise pay a dynamic exclusivity check on every input (a quarter of
   /// the mailbox's cost). Safe because every access is on this actor's
   /// executor, one at a time, and none can overlap the `inout` one:
-  /// `StateMachine.reduce` is synchronous and is never handed the feature,
+  /// ``StateMachine/reduce`` is synchronous and is never handed the feature,
   /// and everything a machine could reach synchronously (`publishedState`,
   /// the relays) reads other storage. `FeatureGuaranteeTests.reduceSeesOnlyItsState`
   /// reads the feature from inside `reduce` and fails if that touched `current`.
@@ -240,7 +240,7 @@ public final actor Feature<Machine: StateMachine> {
   /// after ``finish()``, or sent after the run's operation had returned.
   public nonisolated var discardedEffectInputCount: Int { mailbox.discardedCount }
 
-  /// Of ``discardedEffectInputCount``, the inputs sent through a `Send`
+  /// Of ``discardedEffectInputCount``, the inputs sent through a ``Send``
   /// after its run's operation had returned (see ``Send``: await a callback
   /// instead of sending from it later).
   public nonisolated var lateEffectInputCount: Int { mailbox.lateCount }
@@ -285,7 +285,7 @@ public final actor Feature<Machine: StateMachine> {
   /// Outputs emitted so far. A listener that has handled this many outputs
   /// has caught up (how the coordinator knows navigation has settled); under
   /// a bounded `outputBuffering`, count the outputs its iterator reports
-  /// dropped (`EventRelay.Values.Iterator.droppedCount`) as handled.
+  /// dropped (``EventRelay/Values/Iterator/droppedCount``) as handled.
   @inlinable
   public nonisolated var emittedOutputCount: Int { mailbox.emittedCount }
 

@@ -21,7 +21,7 @@ import ActorMVVMSupport
 ///   transition: keep it short (the printer formats and prints one line).
 /// - **Causes.** While the sink handles a transition caused by a
 ///   ``Cause`` (an input sent under one, or a result of a run started by
-///   one), `Cause.current` is that cause.
+///   one), ``Cause/current`` is that cause.
 /// - **Secrets.** Field changes arrive as text in which the values of
 ///   fields named like secrets (password, token, secret, key,
 ///   authorization: ``Secrets/isSecret(_:)``, the rule the REPL and the
@@ -41,7 +41,7 @@ public struct FeatureTrace<Machine: StateMachine>: Sendable {
     case effect(EffectRunEvent)
     /// A result from a run that was superseded or cancelled: not reduced.
     case staleResultDropped(Machine.Input)
-    /// A result sent through a run's `Send` after its operation returned:
+    /// A result sent through a run's ``Send`` after its operation returned:
     /// not reduced (await the callback inside the operation instead).
     case lateResultDropped(Machine.Input)
     /// An output emitted to subscribers.

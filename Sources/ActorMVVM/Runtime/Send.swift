@@ -2,17 +2,17 @@ import ActorMVVMRuntimeShims
 
 /// Feeds inputs from a running effect back into its feature's mailbox.
 ///
-/// `Send` is `Sendable` and never suspends: call it from any task or
+/// ``Send`` is `Sendable` and never suspends: call it from any task or
 /// thread. Each value is stamped with the generation of the effect run that
 /// made it; when the input reaches the mailbox it is reduced only if that
 /// run is still current (not cancelled, not superseded by a newer run with
 /// the same id, and the feature not finished). Otherwise it is discarded
-/// and counted (`Feature.discardedEffectInputCount`).
+/// and counted (``Feature/discardedEffectInputCount``).
 ///
 /// **Use it while the operation runs.** A run ends when its operation
-/// returns; an input sent through its `Send` after that (a completion
+/// returns; an input sent through its ``Send`` after that (a completion
 /// handler that fires later, `DispatchQueue.main.asyncAfter { send(…) }`)
-/// is discarded and counted in `Feature.lateEffectInputCount`, and
+/// is discarded and counted in ``Feature/lateEffectInputCount``, and
 /// `FeatureTester` fails the test that does it. Bridge a callback by
 /// awaiting it instead:
 ///
@@ -37,7 +37,7 @@ public struct Send<Input: Sendable>: Sendable {
   }
 }
 
-/// One started effect run, as its `Send` sees it: its generation, where its
+/// One started effect run, as its ``Send`` sees it: its generation, where its
 /// inputs go, and whether its operation has returned.
 ///
 /// The generation and sink are the buffer's header, written once by
@@ -48,7 +48,7 @@ public struct Send<Input: Sendable>: Sendable {
 ///
 /// `@unchecked Sendable` is safe because the header is immutable once made
 /// (no other file names `EffectRunTokenStorage`)
-/// (published to other threads only through the `Send` handed to the run's
+/// (published to other threads only through the ``Send`` handed to the run's
 /// task, after `make` returns) and the flag is touched only atomically
 /// (release by ``markReturned()``, acquire by ``send(_:)``): no plain access
 /// can race. `AtomicStressTests.sendRacingReturn` sends from tasks racing the run's
@@ -125,7 +125,7 @@ final class EffectRunTokenStorage<Input: Sendable>: ManagedBuffer<EffectRunToken
 enum EffectMessage<Input: Sendable>: Sendable {
   /// An input from the effect run with this generation.
   case sent(Input, generation: UInt64)
-  /// An input sent through the run's `Send` after its operation returned:
+  /// An input sent through the run's ``Send`` after its operation returned:
   /// always discarded.
   case late(Input, generation: UInt64)
   /// The run with this generation has returned; nothing more will come from it.
