@@ -165,6 +165,11 @@ public struct Exploration<Machine: StateMachine>: Sendable {
 
   /// Explores every order within the bounds; returns the counts and the
   /// first (shortest) order that broke an invariant, if any.
+  ///
+  /// Cancellation: the report says it was not exhaustive and counts the
+  /// executions that ran to the end; the one the cancellation interrupted
+  /// is neither counted nor judged (its state was read before things
+  /// settled), so a cancelled exploration never reports a failure.
   public func explore() async -> ExplorationReport<Machine> {
     var queue: [[Step]] = [[]]
     var head = 0
@@ -179,6 +184,12 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       let path = queue[head]
       head += 1
       let run = await execute(path)
+      // Cancelled while it ran: its state was read before things settled,
+      // so it is neither counted nor judged.
+      if run.interrupted {
+        return ExplorationReport(
+          executions: executions, distinctStates: seen.count, deepest: deepest, exhaustive: false, failure: nil)
+      }
       executions += 1
       deepest = max(deepest, path.count)
       if let broken = run.broken {
@@ -224,6 +235,8 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     let key: String
     let next: [Step]
     let broken: (name: String, state: String)?
+    /// A wait for idle in it ended without idle (the exploration was cancelled).
+    let interrupted: Bool
   }
 
   private func execute(_ path: [Step]) async -> Run {
@@ -234,7 +247,9 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       _ = await execution.perform(last)
       broken = execution.violation()
     }
-    let run = Run(key: execution.key, next: execution.nextSteps(), broken: broken)
+    let interrupted = execution.interrupted || Task.isCancelled
+    let run = Run(
+      key: execution.key, next: execution.nextSteps(), broken: interrupted ? nil : broken, interrupted: interrupted)
     await execution.finish()
     return run
   }
@@ -280,6 +295,9 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     private(set) var stamps: [Int] = []
     /// The events performed so far.
     private(set) var performed: [ExplorationStep<Machine.Input>] = []
+    /// Whether a wait for idle ended without it (cancelled): what was read
+    /// after it is not a settled state.
+    private(set) var interrupted = false
 
     init(_ exploration: Exploration) async {
       self.exploration = exploration
@@ -299,7 +317,7 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     /// Waits until nothing can run, then reads the state and stamps the
     /// outputs the step emitted.
     func settle() async {
-      _ = await world.clock.settle()
+      if await !world.clock.settle() { interrupted = true }
       state = await feature.state
       let count = collected.withLock { $0.count }
       while stamps.count < count { stamps.append(sent.count) }

@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 import ActorMVVMTesting
 import Testing
 
@@ -129,5 +130,56 @@ struct ExplorationTests {
     #expect(failure.stateDescription == #"State(query: "ab", results: ["A"], resultsQuery: "a")"#)
     #expect(failure.invariant == "\"results are for the query shown\" does not hold: \(failure.stateDescription)")
     #expect(failure.timeline.hasSuffix("✘ \(failure.invariant)"))
+  }
+}
+
+/// A loader: `load` sets `isLoading` and asks the world's `fetch`; the
+/// answer clears it.
+struct ExploredLoader: StateMachine {
+  struct State: Equatable, Sendable { var isLoading = false }
+  enum Input: Sendable { case load, loaded }
+  typealias Output = Never
+
+  let fetch: ExploredCall<Int, Int, CancellationError>
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .load:
+      state.isLoading = true
+      let fetch = self.fetch
+      return .run(id: "fetch") { send in
+        await Task.yield()  // the call is asked for after a hop, as a use case's would be
+        _ = try? await fetch(1)
+        send(.loaded)
+      }
+    case .loaded:
+      state.isLoading = false
+      return .none
+    }
+  }
+}
+
+@Suite("Exploration: cancelled", .testBubble)
+struct ExplorationCancellationTests {
+  @Test(
+    "Cancelled in the middle of an execution: not exhaustive, and no verdict drawn from the execution it interrupted"
+  )
+  func cancelledMidExecution() async {
+    let builds = Locked(0)
+    let exploration = Exploration<ExploredLoader>(inputs: .script([.load])) { world in
+      // The second execution (the path `send load`) is the one cancelled, as it begins.
+      if builds.withLock({
+        $0 += 1; return $0
+      }) == 2 {
+        withUnsafeCurrentTask { $0?.cancel() }
+      }
+      let fetch = world.call("fetch", answers: { (_: Int) in [.success(1)] }, whenCancelled: CancellationError())
+      return (ExploredLoader(fetch: fetch), .init())
+    }
+    .whenSettled("loading ends once nothing is in flight") { !$0.state.isLoading }
+    let report = await exploration.explore()
+    #expect(!report.exhaustive)
+    #expect(report.failure == nil, "\(report)")
+    #expect(report.executions == 1)  // the empty path; the interrupted one is not counted
   }
 }
