@@ -370,12 +370,15 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     var key: String {
       let calls = world.calls.map(\.label).joined(separator: ",")
       let timers = world.clock.sleeperDeadlines.map { "\(world.clock.now.duration(to: $0))" }.joined(separator: ",")
-      // The past, as much of it as the invariants read. (A script's inputs
-      // go in a fixed order: their count says which were sent.)
+      // The past, as much of it as the invariants read: with `.inputs`,
+      // the inputs sent and how many came before each output
+      // (``Observation/inputsBeforeOutput``). (A script's inputs go in a
+      // fixed order: their count says which were sent.)
       let inputs: String
       switch (exploration.history, exploration.inputs) {
-      case (.none, _), (.inputs, .script): inputs = "\(sent.count)"
-      case (.inputs, .alphabet): inputs = String(reflecting: sent)
+      case (.none, _): inputs = "\(sent.count)"
+      case (.inputs, .script): inputs = "\(sent.count) \(stamps)"
+      case (.inputs, .alphabet): inputs = "\(String(reflecting: sent)) \(stamps)"
       case (.events, _): inputs = performed.map(\.description).joined(separator: ";")
       }
       return [

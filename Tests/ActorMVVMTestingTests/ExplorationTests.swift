@@ -183,3 +183,61 @@ struct ExplorationCancellationTests {
     #expect(report.executions == 1)  // the empty path; the interrupted one is not counted
   }
 }
+
+/// A composer: `send` posts (the answer emits `.posted`), `archive` and
+/// `typed` only change the state.
+struct Composer: StateMachine {
+  struct State: Equatable, Sendable {
+    var isSending = false
+    var archived = false
+    var text = ""
+  }
+  enum Input: Sendable { case sendTapped, archiveTapped, typed(String), sent }
+  enum Output: Sendable, Equatable { case posted }
+
+  let post: ExploredCall<Int, Int, CancellationError>
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    switch input {
+    case .sendTapped:
+      state.isSending = true
+      let post = self.post
+      return .run(id: "post") { send in
+        _ = try? await post(1)
+        send(.sent)
+      }
+    case .sent:
+      state.isSending = false
+      return .emit(.posted)
+    case .archiveTapped:
+      state.archived = true
+      return .none
+    case .typed(let text):
+      state.text = text
+      return .none
+    }
+  }
+}
+
+@Suite("Exploration: states merged only on what the invariants read", .testBubble)
+struct ExplorationMergeTests {
+  @Test(
+    "Two orders that differ only in when an output came are not merged under the default history: the order that breaks an invariant reading inputsBeforeOutput is found"
+  )
+  func stampsAreHistory() async throws {
+    let exploration = Exploration<Composer>(inputs: .script([.sendTapped, .archiveTapped, .typed("x")])) { world in
+      let post = world.call("post", answers: { (_: Int) in [.success(1)] }, whenCancelled: CancellationError())
+      return (Composer(post: post), .init())
+    }
+    .invariant("once everything is sent, the post came after the archive") {
+      $0.inputs.count < 3 || ($0.inputsBeforeOutput.first ?? 2) >= 2
+    }
+    let report = await exploration.explore()
+    let failure = try #require(report.failure, "\(report)")
+    #expect(
+      failure.steps.map(\.description) == [
+        "send sendTapped", "answer post(1) with #0", "send archiveTapped", #"send typed("x")"#,
+      ])
+    #expect(await exploration.replay(failure.steps).brokenInvariant != nil)
+  }
+}
