@@ -338,19 +338,25 @@ public actor FeatureTester<Machine: StateMachine> {
   /// Waits until every running effect has ended; false if `timeout` passed
   /// with one still running, or the task was cancelled.
   private func settled(timeout: Duration) async -> Bool {
+    var timedOut = false
     while true {
       let seen = log.eventCount
       let running = await runningEffects()
       collect()
       if running == 0 { return true }
-      guard await log.wait(after: seen, timeout: timeout) else { return false }
+      // Past the bound, one more look (above) before giving up.
+      if timedOut { return false }
+      timedOut = await !log.wait(after: seen, timeout: timeout)
     }
   }
 
-  /// The feature's running effects, read on its actor: between two of its
-  /// batches, so every transition and run event before it is in the log.
+  /// The feature's running effects, read on its actor after reducing what
+  /// its mailbox holds (from this task: an effect that has fed back is
+  /// reduced even while the feature's own drain waits for a thread), so
+  /// every transition and run event before it is in the log.
   private func runningEffects() async -> Int {
     await observe()
+    await feature.flush()
     return await feature.runningEffectCount
   }
 
@@ -447,6 +453,7 @@ public actor FeatureTester<Machine: StateMachine> {
   }
 
   private func nextReceived(timeout: Duration) async -> (Input, State, State)? {
+    var timedOut = false
     while true {
       collect()
       if !pendingReceived.isEmpty { return pendingReceived.removeFirst() }
@@ -456,7 +463,9 @@ public actor FeatureTester<Machine: StateMachine> {
       if !pendingReceived.isEmpty { return pendingReceived.removeFirst() }
       // No run is live between two batches: nothing more can be fed back.
       if running == 0 { return nil }
-      guard await log.wait(after: seen, timeout: timeout) else { return nil }
+      // Past the bound, one more look (above) before giving up.
+      if timedOut { return nil }
+      timedOut = await !log.wait(after: seen, timeout: timeout)
     }
   }
 
