@@ -119,19 +119,27 @@ let package = Package(
       name: "EmbeddedBackendTests", dependencies: ["EmbeddedBackend", "ActorMVVMNetworking", "ActorMVVMTesting"]),
     .testTarget(
       name: "WeatherFeatureTests",
-      dependencies: ["WeatherFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMNetworkingTesting"]),
+      dependencies: [
+        "ActorMVVMTestSupport", "WeatherFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMNetworkingTesting",
+      ]),
     .testTarget(
       name: "LoginFeatureTests",
-      dependencies: ["LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMNetworkingTesting"]),
+      dependencies: [
+        "ActorMVVMTestSupport", "LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMNetworkingTesting",
+      ]),
     .testTarget(
       name: "FindNumberFeatureTests",
       dependencies: [
         "ActorMVVMSupport",
         "FindNumberFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMNetworkingTesting", "ActorMVVMStorage",
+        "ActorMVVMTestSupport",
       ]),
     .testTarget(
       name: "DirectionsFeatureTests",
-      dependencies: ["DirectionsFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMNetworkingTesting"]),
+      dependencies: [
+        "ActorMVVMTestSupport", "DirectionsFeature", "EmbeddedBackend", "ActorMVVMTesting",
+        "ActorMVVMNetworkingTesting",
+      ]),
     .testTarget(
       name: "InterviewFeatureTests",
       dependencies: ["InterviewFeature", "LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMStorage"]),
@@ -144,7 +152,7 @@ let package = Package(
       dependencies: [
         "ActorMVVMSupport",
         "InterviewApp", "AppCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature", "LoginFeature",
-        "ActorMVVMNetworking", "ActorMVVMStorage", "WeatherFeature",
+        "ActorMVVMNetworking", "ActorMVVMStorage", "WeatherFeature", "ActorMVVMTestSupport",
       ]),
     .testTarget(
       name: "ReplTests",

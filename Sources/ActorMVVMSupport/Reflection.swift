@@ -73,6 +73,64 @@ public enum Reflection {
     return String(describing: value)
   }
 
+  /// `value` as text that equal values share however they were built: a
+  /// struct's or class's fields, an enum's case and payload, a collection's
+  /// elements, each as `String(reflecting:)` shows a leaf — except that a
+  /// set's elements and a dictionary's entries are listed sorted by their
+  /// text. (`String(reflecting:)` lists them in their storage's order,
+  /// which depends on where the storage was allocated and in what order
+  /// elements went in: two equal sets can print differently.) Below
+  /// ``maximumDepth`` levels, `String(reflecting:)`.
+  public static func canonicalDescription(_ value: Any) -> String {
+    var text = ""
+    appendCanonical(value, depth: 0, to: &text)
+    return text
+  }
+
+  private static func appendCanonical(_ value: Any, depth: Int, to text: inout String) {
+    guard depth < maximumDepth else { return text += String(reflecting: value) }
+    func append(_ children: Mirror.Children, named: Bool) {
+      for (index, child) in children.enumerated() {
+        if index > 0 { text += ", " }
+        if named, let name = name(child) { text += name + ": " }
+        appendCanonical(child.value, depth: depth + 1, to: &text)
+      }
+    }
+    func sorted(_ texts: some Sequence<String>) -> String { texts.sorted().joined(separator: ", ") }
+    switch Reflection(value) {
+    case .leaf: text += String(reflecting: value)
+    case .enumCase(let name, let payload):
+      text += "." + name
+      if let payload {
+        text += "("
+        appendCanonical(payload, depth: depth + 1, to: &text)
+        text += ")"
+      }
+    case .optional(let wrapped):
+      if let wrapped { appendCanonical(wrapped, depth: depth + 1, to: &text) } else { text += "nil" }
+    case .record(let type, let fields):
+      text += "\(type)("
+      append(fields, named: true)
+      text += ")"
+    case .tuple(let elements):
+      text += "("
+      append(elements, named: true)
+      text += ")"
+    case .collection(let elements):
+      text += "["
+      append(elements, named: false)
+      text += "]"
+    case .set(let elements):
+      text += "Set([" + sorted(elements.map { canonicalDescription($0.value) }) + "])"
+    case .dictionary(let entries):
+      let pairs = entries.map { pair in
+        guard let (key, value) = entry(pair.value) else { return canonicalDescription(pair.value) }
+        return canonicalDescription(key) + ": " + canonicalDescription(value)
+      }
+      text += "[" + (pairs.isEmpty ? ":" : sorted(pairs)) + "]"
+    }
+  }
+
   /// The payload of `value`'s enum case, if it has one.
   public static func payload(_ value: Any) -> Any? {
     if case .enumCase(_, let payload) = Reflection(value) { return payload }

@@ -41,7 +41,8 @@ import ActorMVVMSupport
 /// **Breadth first, without revisiting.** Paths are explored shortest
 /// first, so the first order that breaks an invariant is a shortest one.
 /// Two paths that reach the same *state* — the subject's observed value
-/// (compared by its description), the outputs so far, the calls pending
+/// (compared by ``ActorMVVMSupport/Reflection/canonicalDescription(_:)``:
+/// its fields, with sets and dictionaries sorted), the outputs so far, the calls pending
 /// (by name and argument), the timers set, what stubs remembered, and as
 /// much of the past as the invariants read (``History``: the inputs sent,
 /// by default) — are one: only the first is explored further. (So a
@@ -50,9 +51,10 @@ import ActorMVVMSupport
 /// executions and distinct states.
 ///
 /// **Deterministic.** The events after each step are listed in one order
-/// (inputs, then pending calls in the order they were made, then time),
-/// and each step waits for exact idle, so an exploration explores the same
-/// paths and reports the same counts on every run, under any load.
+/// (inputs, then pending calls by label, then time) — never in the order
+/// threads happened to make the calls — and each step waits for exact
+/// idle, so an exploration explores the same paths and reports the same
+/// counts on every run, under any load.
 ///
 /// **Bounds.** `maxDepth` events per path; `maxExecutions` in all (a
 /// report that hits it says so: the exploration was not exhaustive).
@@ -86,7 +88,9 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     /// For each output, how many inputs had been sent when it was emitted
     /// (`inputs[..<n]`): which tap an answer's output followed.
     public let inputsBeforeOutput: [Int]
-    /// The calls waiting for an answer (`geocode("Seoul")`), in the order they were made.
+    /// The calls waiting for an answer (`geocode("Seoul")`), sorted (the
+    /// order they were made in is the threads', so it is not the explorer's
+    /// to report).
     public let pendingCalls: [String]
     /// Every event so far, in order: what a reference model of the rules
     /// replays to say what the state should be.
@@ -98,9 +102,12 @@ public struct Exploration<Machine: StateMachine>: Sendable {
 
   /// A named rule over an ``Observation``.
   struct Invariant: Sendable {
+    enum Kind { case always, whenSettled, eventually }
     let name: String
-    /// Checked only once nothing is pending: no call waits and no timer is set.
-    let onlyWhenSettled: Bool
+    /// `.always`: after every step. `.whenSettled`: once no call waits and
+    /// no timer is set. `.eventually`: must hold by the time nothing more
+    /// can happen, and at least once on every cycle.
+    let kind: Kind
     let holds: @Sendable (Observation) -> Bool
   }
 
@@ -124,6 +131,8 @@ public struct Exploration<Machine: StateMachine>: Sendable {
   public var maxDepth: Int
   /// Executions in all, at most.
   public var maxExecutions: Int
+  /// What ``coverage(states:of:inputs:)`` asked for, if it was.
+  var coverageSpec: CoverageSpec?
 
   /// An exploration of the feature `feature` builds (its machine, with
   /// dependencies made from the world, and its initial state), driven by
@@ -149,7 +158,7 @@ public struct Exploration<Machine: StateMachine>: Sendable {
   /// Adds a rule checked after every step.
   public func invariant(_ name: String, _ holds: @escaping @Sendable (Observation) -> Bool) -> Self {
     var copy = self
-    copy.invariants.append(Invariant(name: name, onlyWhenSettled: false, holds: holds))
+    copy.invariants.append(Invariant(name: name, kind: .always, holds: holds))
     return copy
   }
 
@@ -157,54 +166,81 @@ public struct Exploration<Machine: StateMachine>: Sendable {
   /// waiting, no timer set): "once nothing is in flight, …".
   public func whenSettled(_ name: String, _ holds: @escaping @Sendable (Observation) -> Bool) -> Self {
     var copy = self
-    copy.invariants.append(Invariant(name: name, onlyWhenSettled: true, holds: holds))
+    copy.invariants.append(Invariant(name: name, kind: .whenSettled, holds: holds))
+    return copy
+  }
+
+  /// Adds a liveness rule: on every order, `holds` comes true and stays
+  /// so — a spinner stops, a request is answered. It is broken by a path
+  /// that ends (nothing more can happen) with it false, and by a *cycle*:
+  /// a state reached again with the rule false all the way round (a
+  /// livelock: the order can go on forever without meeting it). A path cut
+  /// by `maxDepth` breaks nothing. Checked on the states explored; the
+  /// report prints the path to the cycle and the cycle.
+  public func eventually(_ name: String, _ holds: @escaping @Sendable (Observation) -> Bool) -> Self {
+    var copy = self
+    copy.invariants.append(Invariant(name: name, kind: .eventually, holds: holds))
     return copy
   }
 
   // MARK: Exploring
 
   /// Explores every order within the bounds; returns the counts and the
-  /// first (shortest) order that broke an invariant, if any.
+  /// first (shortest) order that broke an invariant, if any. Once every
+  /// order has run, the ``eventually(_:_:)`` rules are checked on the
+  /// graph of the states reached: a cycle that never meets one is a
+  /// livelock.
   ///
   /// Cancellation: the report says it was not exhaustive and counts the
   /// executions that ran to the end; the one the cancellation interrupted
   /// is neither counted nor judged (its state was read before things
   /// settled), so a cancelled exploration never reports a failure.
   public func explore() async -> ExplorationReport<Machine> {
-    var queue: [[Step]] = [[]]
+    var queue: [(path: [Step], from: Int?)] = [([], nil)]
     var head = 0
-    var seen: Set<String> = []
+    var graph = StateGraph()
     var executions = 0
     var deepest = 0
+    var exhaustive = true
+    var coverage = coverageSpec.map(CoverageTally.init)
+    func report(_ failure: ExplorationFailure<Machine.Input>?) -> ExplorationReport<Machine> {
+      ExplorationReport(
+        executions: executions, distinctStates: graph.count, deepest: deepest,
+        exhaustive: exhaustive && failure == nil, failure: failure,
+        coverage: coverage.flatMap { tally in coverageSpec.map { tally.report($0) } })
+    }
     while head < queue.count {
       guard executions < maxExecutions, !Task.isCancelled else {
-        return ExplorationReport(
-          executions: executions, distinctStates: seen.count, deepest: deepest, exhaustive: false, failure: nil)
+        exhaustive = false
+        break
       }
-      let path = queue[head]
+      let (path, from) = queue[head]
       head += 1
-      let run = await execute(path)
+      let run = await execute(path, coverage: &coverage)
       // Cancelled while it ran: its state was read before things settled,
       // so it is neither counted nor judged.
       if run.interrupted {
-        return ExplorationReport(
-          executions: executions, distinctStates: seen.count, deepest: deepest, exhaustive: false, failure: nil)
+        exhaustive = false
+        break
       }
       executions += 1
       deepest = max(deepest, path.count)
       if let broken = run.broken {
-        let timeline = await narrate(path)
-        return ExplorationReport(
-          executions: executions, distinctStates: seen.count, deepest: deepest, exhaustive: false,
-          failure: ExplorationFailure(
-            invariantName: broken.name, stateDescription: broken.state, steps: path, timeline: timeline))
+        return report(await failure(broken.name, broken.state, path))
       }
-      guard seen.insert(run.key).inserted else { continue }
+      let (node, isNew) = graph.insert(run.key, path: path, unmet: run.unmet)
+      if let from, let step = path.last { graph.connect(from, to: node, by: step) }
+      guard isNew else { continue }
+      if run.next.isEmpty, let rule = run.unmet.first {
+        return report(await failure(rule, run.state, path, ending: .pathEnds))
+      }
       guard path.count < maxDepth else { continue }
-      for next in run.next { queue.append(path + [next]) }
+      for next in run.next { queue.append((path + [next], node)) }
     }
-    return ExplorationReport(
-      executions: executions, distinctStates: seen.count, deepest: deepest, exhaustive: true, failure: nil)
+    if let (rule, steps, cycleStart) = graph.livelock() {
+      return report(await failure(rule, nil, steps, ending: .cycle(from: cycleStart)))
+    }
+    return report(nil)
   }
 
   /// Replays `steps` (a failure's, kept as a regression test) on a fresh
@@ -220,10 +256,7 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       }
       broken = execution.brokenInvariant()
     }
-    let outcome = ExplorationOutcome<Machine>(
-      state: execution.state, outputs: execution.outputs, brokenInvariant: broken)
-    await execution.finish()
-    return outcome
+    return await execution.end(brokenInvariant: broken)
   }
 
   // MARK: One execution
@@ -235,11 +268,15 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     let key: String
     let next: [Step]
     let broken: (name: String, state: String)?
+    /// The ``eventually(_:_:)`` rules that do not hold at its end.
+    let unmet: [String]
+    /// Its end state, described as a failure shows it.
+    let state: String
     /// A wait for idle in it ended without idle (the exploration was cancelled).
     let interrupted: Bool
   }
 
-  private func execute(_ path: [Step]) async -> Run {
+  private func execute(_ path: [Step], coverage: inout CoverageTally?) async -> Run {
     let execution = await Execution(self)
     for step in path.dropLast() { _ = await execution.perform(step) }
     var broken: (name: String, state: String)?
@@ -249,18 +286,54 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     }
     let interrupted = execution.interrupted || Task.isCancelled
     let run = Run(
-      key: execution.key, next: execution.nextSteps(), broken: interrupted ? nil : broken, interrupted: interrupted)
+      key: execution.key, next: execution.nextSteps(), broken: interrupted ? nil : broken,
+      unmet: execution.unmetEventually(), state: execution.stateDescription, interrupted: interrupted)
     await execution.finish()
+    if !interrupted { coverage?.add(execution.covered) }
     return run
   }
 
-  /// The failing path again, step by step: each event and the fields it changed.
-  private func narrate(_ path: [Step]) async -> String {
+  /// How a liveness failure ends.
+  enum Ending {
+    case pathEnds
+    case cycle(from: Int)
+  }
+
+  /// The failure of the rule `name` on `path`: its timeline and token.
+  func failure(
+    _ name: String, _ state: String?, _ path: [Step], ending: Ending? = nil
+  ) async -> ExplorationFailure<Machine.Input> {
+    let (timeline, token, last) = await narrate(path)
+    var lines = timeline
+    var cycleStart: Int?
+    switch ending {
+    case nil: break
+    case .pathEnds:
+      lines.append("✘ \(brokenInvariantLine(name, state ?? last)) and nothing more can happen")
+    case .cycle(let start):
+      cycleStart = start
+      lines.append(
+        "↻ step \(path.count) returns to \(start == 0 ? "the initial state" : "the state after step \(start)"): "
+          + (start + 1 == path.count ? "step \(path.count)" : "steps \(start + 1)…\(path.count)")
+          + " can repeat forever")
+      lines.append("✘ \(brokenInvariantLine(name, state ?? last)) anywhere on the cycle")
+    }
+    return ExplorationFailure(
+      invariantName: name, stateDescription: state ?? last, steps: path, timeline: lines.joined(separator: "\n"),
+      token: token, cycleStart: cycleStart)
+  }
+
+  /// The failing path again, step by step: each event and the fields it
+  /// changed (then the invariant it broke, if one did); its replay token;
+  /// and the state it ends in.
+  private func narrate(_ path: [Step]) async -> (lines: [String], token: String, state: String) {
     let execution = await Execution(self)
     var lines: [String] = []
+    var choices: [Int] = []
     var before = execution.state
     var outputCount = 0
     for (index, step) in path.enumerated() {
+      choices.append(execution.choice(of: step) ?? -1)
       _ = await execution.perform(step)
       let state = execution.state
       var line = "\(index + 1). \(step)"
@@ -278,8 +351,9 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       before = state
     }
     if let broken = execution.brokenInvariant() { lines.append("✘ \(broken)") }
+    let state = execution.stateDescription
     await execution.finish()
-    return lines.joined(separator: "\n")
+    return (lines, ExplorationToken.encode(choices), state)
   }
 
   /// A fresh feature in a fresh world, and what it did so far.
@@ -302,13 +376,16 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     init(_ exploration: Exploration) async {
       self.exploration = exploration
       let (machine, initial) = exploration.build(world)
-      feature = Feature(machine, initialState: initial, counters: LifetimeCounters())
+      feature = Feature(
+        machine, initialState: initial, counters: LifetimeCounters(),
+        trace: Self.coverageTrace(exploration.coverageSpec, world: world))
       state = initial
       let outputs = feature.outputValues
       let collected = self.collected
       listener = TaskScope.start(named: "Exploration output listener") {
         for await output in outputs { collected.withLock { $0.append(output) } }
       }
+      await Self.observeCoverage(exploration.coverageSpec, feature: feature, initial: initial, world: world)
       await settle()
     }
 
@@ -347,20 +424,41 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     /// The first invariant that does not hold now: its name, and the state
     /// it broke on (with what the world's stubs remembered, if anything).
     func violation() -> (name: String, state: String)? {
-      let observation = Observation(
-        state: state, outputs: outputs, inputs: sent, inputsBeforeOutput: stamps,
-        pendingCalls: world.calls.map(\.label), steps: performed, world: world)
+      let observation = self.observation
       let settled = self.settled
-      for invariant in exploration.invariants where !invariant.onlyWhenSettled || settled {
-        if !invariant.holds(observation) {
-          let remembered = world.rememberedDescription
-          return (
-            invariant.name,
-            Secrets.describe(state) + (remembered.isEmpty ? "" : " (remembered: \(remembered))")
-          )
-        }
+      for invariant in exploration.invariants
+      where invariant.kind == .always || (invariant.kind == .whenSettled && settled) {
+        if !invariant.holds(observation) { return (invariant.name, stateDescription) }
       }
       return nil
+    }
+
+    /// The state as a failure shows it (secrets masked), with what the
+    /// world's stubs remembered, if anything.
+    var stateDescription: String {
+      let remembered = world.rememberedDescription
+      return Secrets.describe(state) + (remembered.isEmpty ? "" : " (remembered: \(remembered))")
+    }
+
+    /// Which of ``nextSteps()`` `step` is (the number a replay token
+    /// stores), if it is one of them.
+    func choice(of step: Step) -> Int? {
+      let key = step.key
+      return nextSteps().firstIndex { $0.key == key }
+    }
+
+    var observation: Observation {
+      Observation(
+        state: state, outputs: outputs, inputs: sent, inputsBeforeOutput: stamps,
+        pendingCalls: world.calls.map(\.label), steps: performed, world: world)
+    }
+
+    /// The ``eventually(_:_:)`` rules that do not hold now, by name.
+    func unmetEventually() -> [String] {
+      let rules = exploration.invariants.filter { $0.kind == .eventually }
+      guard !rules.isEmpty else { return [] }
+      let observation = self.observation
+      return rules.filter { !$0.holds(observation) }.map(\.name)
     }
 
     /// ``violation()`` as the one line `replay` and the timeline print.
@@ -378,11 +476,12 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       switch (exploration.history, exploration.inputs) {
       case (.none, _): inputs = "\(sent.count)"
       case (.inputs, .script): inputs = "\(sent.count) \(stamps)"
-      case (.inputs, .alphabet): inputs = "\(String(reflecting: sent)) \(stamps)"
+      case (.inputs, .alphabet): inputs = "\(Reflection.canonicalDescription(sent)) \(stamps)"
       case (.events, _): inputs = performed.map(\.description).joined(separator: ";")
       }
       return [
-        String(reflecting: state), String(reflecting: outputs), calls, timers, inputs, world.rememberedDescription,
+        Reflection.canonicalDescription(state), Reflection.canonicalDescription(outputs), calls, timers, inputs,
+        world.rememberedKey,
       ].joined(separator: "|")
     }
 
@@ -402,7 +501,16 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       return steps
     }
 
+    /// Where a replay ended, once the execution is finished.
+    func end(brokenInvariant: String?) async -> ExplorationOutcome<Machine> {
+      let outcome = ExplorationOutcome<Machine>(
+        state: state, outputs: outputs, brokenInvariant: brokenInvariant, unmetEventually: unmetEventually())
+      await finish()
+      return outcome
+    }
+
     func finish() async {
+      world.covered.withLock { $0.closed = true }
       world.close()
       await feature.finish()
       await listener.value
@@ -413,6 +521,16 @@ public struct Exploration<Machine: StateMachine>: Sendable {
 
 /// One event of an explored order, as a failure prints it and ``Exploration/replay(_:)`` takes it.
 public enum ExplorationStep<Input: Sendable>: Sendable, CustomStringConvertible {
+  /// What tells two steps apart, secrets included: how a step is matched
+  /// to the ones that can happen.
+  var key: String {
+    switch self {
+    case .send(let input): "send " + Reflection.canonicalDescription(input)
+    case .answer(let label, let answer): "answer \(label) #\(answer)"
+    case .advanceTime: "advance"
+    }
+  }
+
   /// The user sends `input`.
   case send(Input)
   /// The pending call `label` (`geocode("Seoul")`) gets its answer number `answer` (from 0).
@@ -429,7 +547,7 @@ public enum ExplorationStep<Input: Sendable>: Sendable, CustomStringConvertible 
   }
 }
 
-/// What an exploration found.
+/// What an exploration or a search found.
 public struct ExplorationReport<Machine: StateMachine>: Sendable, CustomStringConvertible {
   /// Paths executed (each a fresh subject, replayed from the start).
   public let executions: Int
@@ -438,24 +556,39 @@ public struct ExplorationReport<Machine: StateMachine>: Sendable, CustomStringCo
   /// The longest path executed (the failing one included).
   public let deepest: Int
   /// Whether every order within the depth bound was explored (false when
-  /// `maxExecutions` stopped it, or a failure did).
+  /// `maxExecutions` stopped it, a cancellation or a failure did, and for
+  /// every ``Exploration/search(_:seed:runs:)``).
   public let exhaustive: Bool
-  /// The shortest order that broke an invariant, if one did.
+  /// The shortest order that broke an invariant, if one did (for a
+  /// search: shrunk until no single event can be removed).
   public let failure: ExplorationFailure<Machine.Input>?
+  /// Which transitions and effect outcomes the executions reached, if the
+  /// exploration was asked (``Exploration/coverage(states:of:inputs:)``).
+  public let coverage: ExplorationCoverage?
+  /// Whether a ``Exploration/search(_:seed:runs:)`` made it: its failure
+  /// is shrunk, not a shortest one.
+  var searched = false
 
   public var description: String {
     let counts = "\(executions) executions, \(distinctStates) distinct states, paths up to \(deepest) events"
+    let coverageText = coverage.map { "\n\($0)" } ?? ""
     guard let failure else {
-      return exhaustive
+      return
+        (exhaustive
         ? "explored \(counts): every invariant held"
-        : "stopped after \(counts) (maxExecutions, or cancelled): every invariant held so far, not exhaustive"
+        : "stopped after \(counts) (maxExecutions, a search's runs, or cancelled): every invariant held so far, "
+          + "not exhaustive") + coverageText
     }
-    return "after \(counts), the shortest order that breaks an invariant:\n\(failure.timeline)"
+    return
+      "after \(counts), \(searched ? "an order (shrunk)" : "the shortest order") that breaks an invariant:\n\(failure.timeline)\nreplay: \(failure.token)"
+      + coverageText
   }
 }
 
 /// An order that breaks an invariant: its events (replay them with
-/// ``Exploration/replay(_:)`` in a regression test) and a readable timeline.
+/// ``Exploration/replay(_:)``, or its ``token`` with
+/// ``Exploration/replay(token:)``, in a regression test) and a readable
+/// timeline.
 public struct ExplorationFailure<Input: Sendable>: Sendable {
   /// The name of the invariant broken, as the exploration was given it.
   public let invariantName: String
@@ -466,6 +599,14 @@ public struct ExplorationFailure<Input: Sendable>: Sendable {
   public let steps: [ExplorationStep<Input>]
   /// Each event with the fields it changed and the outputs it emitted, then the broken invariant.
   public let timeline: String
+  /// One line that replays these steps exactly
+  /// (``Exploration/replay(token:)``): which of the events that could
+  /// happen each step took. Secrets are not in it.
+  public let token: String
+  /// For an ``Exploration/eventually(_:_:)`` rule broken by a cycle: how
+  /// many of ``steps`` lead to it; the rest is the cycle, which ends in
+  /// the state it started from. Nil for any other failure.
+  public let cycleStart: Int?
 
   /// ``invariantName`` and ``stateDescription`` as the timeline's last
   /// line shows them: `"name" does not hold: State(…)`.
@@ -473,7 +614,7 @@ public struct ExplorationFailure<Input: Sendable>: Sendable {
 }
 
 /// How a broken invariant is printed: `"name" does not hold: State(…)`.
-private func brokenInvariantLine(_ name: String, _ state: String) -> String {
+func brokenInvariantLine(_ name: String, _ state: String) -> String {
   "\"\(name)\" does not hold: \(state)"
 }
 
@@ -485,4 +626,6 @@ public struct ExplorationOutcome<Machine: StateMachine>: Sendable {
   public let outputs: [Machine.Output]
   /// The first invariant broken on the way, if one was.
   public let brokenInvariant: String?
+  /// The ``Exploration/eventually(_:_:)`` rules that do not hold at the end.
+  public let unmetEventually: [String]
 }

@@ -43,7 +43,18 @@ public final class ExplorationWorld: Sendable {
     _ name: String, answers: @escaping @Sendable (Argument) -> [Result<Value, Failure>],
     whenCancelled: Failure
   ) -> ExploredCall<Argument, Value, Failure> {
-    ExploredCall(name: name, world: self, answers: answers, whenCancelled: whenCancelled)
+    covered.withLock { _ = $0.calls.insert(name) }
+    return ExploredCall(name: name, world: self, answers: answers, whenCancelled: whenCancelled)
+  }
+
+  /// What this execution reached, for a coverage report.
+  let covered = Locked(CoverageTally.Covered())
+
+  /// Notes that a call named `name` ended with `outcome` — unless the
+  /// world is closed (calls ended by the execution's end are no outcome).
+  func note(_ name: String, _ outcome: ExplorationCoverage.CallOutcome) {
+    guard !pending.withLock({ $0.closed }) else { return }
+    covered.withLock { _ = $0.callOutcomes.insert("\(name) \(outcome)") }
   }
 
   private let memory = Locked<[String: any Sendable]>([:])
@@ -76,10 +87,15 @@ public final class ExplorationWorld: Sendable {
     }
   }
 
-  /// Everything remembered, as text: part of a state's key.
-  var rememberedDescription: String {
+  /// Everything remembered, as text: how a broken invariant's state shows it.
+  var rememberedDescription: String { describeRemembered { String(reflecting: $0) } }
+
+  /// Everything remembered, as text equal for equal values: part of a state's key.
+  var rememberedKey: String { describeRemembered(Reflection.canonicalDescription) }
+
+  private func describeRemembered(_ describe: (Any) -> String) -> String {
     memory.withLock { memory in
-      memory.keys.sorted().map { "\($0)=\(String(reflecting: memory[$0]!))" }.joined(separator: ",")
+      memory.keys.sorted().map { "\($0)=\(describe(memory[$0]!))" }.joined(separator: ",")
     }
   }
 
@@ -88,8 +104,11 @@ public final class ExplorationWorld: Sendable {
     memory.withLock { $0[key] as? T }
   }
 
-  /// The calls pending now, in the order they were made.
-  var calls: [Pending] { pending.withLock { $0.calls } }
+  /// The calls pending now, by label. (The order they were made in is
+  /// the threads': two runs started by one input call in either order.
+  /// Calls with one label are interchangeable: a label says what its
+  /// caller does with the answer.)
+  var calls: [Pending] { pending.withLock { $0.calls }.sorted { $0.label < $1.label } }
 
   /// Registers a call; returns its id, or nil once the world is closed
   /// (the caller then ends as if cancelled).
@@ -146,14 +165,21 @@ public struct ExploredCall<Argument: Sendable, Value: Sendable, Failure: Error>:
       await withCheckedContinuation { continuation in
         call.wait(continuation) {
           world.register(
-            label: label, answers: choices.map(Self.describe), resume: { call.resume(choices[$0]) },
+            label: label, answers: choices.map(Self.describe),
+            resume: {
+              if case .failure = choices[$0] { world.note(name, .failed) } else { world.note(name, .answered) }
+              call.resume(choices[$0])
+            },
             cancel: { call.resume(cancelled) })
         } orResume: {
           cancelled
         }
       }
     } onCancel: {
-      if let id = call.cancel(), world.take(id) != nil { call.resume(cancelled) }
+      if let id = call.cancel(), world.take(id) != nil {
+        world.note(name, .cancelled)
+        call.resume(cancelled)
+      }
     }
     return try result.get()
   }

@@ -241,3 +241,216 @@ struct ExplorationMergeTests {
     #expect(await exploration.replay(failure.steps).brokenInvariant != nil)
   }
 }
+
+/// Two calls asked for at once: `first` starts runs that call `a` and `b`,
+/// `second` runs that call `c` and `d`. Each run hops before it calls, so
+/// the order the calls are made in is the threads'.
+struct Racer: StateMachine {
+  struct State: Equatable, Sendable { var answered: Set<String> = [] }
+  enum Input: Sendable { case first, second, answered(String) }
+  typealias Output = Never
+
+  let call: ExploredCall<String, String, CancellationError>
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .first: return .merge(run("a"), run("b"))
+    case .second: return .merge(run("c"), run("d"))
+    case .answered(let name):
+      state.answered.insert(name)
+      return .none
+    }
+  }
+
+  private func run(_ name: String) -> Effect<Input, Never> {
+    let call = self.call
+    return .run { send in
+      await Task.yield()
+      if let answer = try? await call(name) { send(.answered(answer)) }
+    }
+  }
+}
+
+@Suite("Exploration: the event order is the explorer's", .testBubble)
+struct ExplorationDeterminismTests {
+  static let exploration = Exploration<Racer>(inputs: .script([.first, .second])) { world in
+    let call = world.call("call", answers: { (name: String) in [.success(name)] }, whenCancelled: CancellationError())
+    return (Racer(call: call), .init())
+  }
+  .invariant("only what was asked for is answered") { $0.state.answered.count <= 2 * $0.inputs.count }
+
+  @Test("Calls made at once by racing tasks: four runs of one exploration give equal counts")
+  func racingCallsGiveEqualCounts() async {
+    var counts: [String] = []
+    for _ in 0..<4 {
+      let report = await Self.exploration.explore()
+      counts.append("\(report.executions)/\(report.distinctStates)")
+    }
+    #expect(Set(counts).count == 1, "\(counts)")
+  }
+}
+
+/// A poller: `load` shows a spinner and polls every second on the world's
+/// clock; a tick ends it — unless the bug is put back.
+struct Poller: StateMachine {
+  struct State: Equatable, Sendable { var isLoading = false }
+  enum Input: Sendable { case load, tick }
+  typealias Output = Never
+
+  let clock: TestClock
+  /// The bug to put back: a tick never stops the spinner.
+  var stopsOnTick = true
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .load:
+      state.isLoading = true
+      let clock = self.clock
+      return .run(id: "poll") { send in
+        while (try? await clock.sleep(for: .seconds(1))) != nil { send(.tick) }
+      }
+    case .tick:
+      guard stopsOnTick else { return .none }
+      state.isLoading = false
+      return .cancel(id: "poll")
+    }
+  }
+}
+
+/// A loader that forgets to clear its spinner when the answer comes.
+struct ForgetfulLoader: StateMachine {
+  struct State: Equatable, Sendable { var isLoading = false }
+  enum Input: Sendable { case load }
+  typealias Output = Never
+
+  let fetch: ExploredCall<Int, Int, CancellationError>
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    state.isLoading = true
+    let fetch = self.fetch
+    return .run(id: "fetch") { _ in _ = try? await fetch(1) }
+  }
+}
+
+@Suite("Exploration: eventually", .testBubble)
+struct ExplorationLivenessTests {
+  static func poller(stopsOnTick: Bool) -> Exploration<Poller> {
+    Exploration<Poller>(inputs: .script([.load])) { world in
+      (Poller(clock: world.clock, stopsOnTick: stopsOnTick), .init())
+    }
+    .eventually("the spinner stops") { !$0.state.isLoading }
+  }
+
+  @Test("A spinner that never stops is a cycle: the path to it and round it are reported, and its token replays it")
+  func spinnerThatNeverStops() async throws {
+    let report = await Self.poller(stopsOnTick: false).explore()
+    let failure = try #require(report.failure, "\(report)")
+    #expect(failure.invariantName == "the spinner stops")
+    #expect(failure.steps.map(\.description) == ["send load", "advance time to the next deadline"])
+    #expect(failure.cycleStart == 1)
+    #expect(failure.timeline.contains("↻ step 2 returns to the state after step 1"))
+    let replayed = try await Self.poller(stopsOnTick: false).replay(token: failure.token)
+    #expect(replayed.unmetEventually == ["the spinner stops"])
+    let fixed = await Self.poller(stopsOnTick: true).explore()
+    #expect(fixed.failure == nil && fixed.exhaustive, "\(fixed)")
+  }
+
+  @Test("A path that ends with the rule unmet breaks it; a path cut by maxDepth does not")
+  func pathEndsUnmet() async throws {
+    let exploration = Exploration<ForgetfulLoader>(inputs: .script([.load])) { world in
+      let fetch = world.call("fetch", answers: { (_: Int) in [.success(1)] }, whenCancelled: CancellationError())
+      return (ForgetfulLoader(fetch: fetch), .init())
+    }
+    .eventually("loading ends") { !$0.state.isLoading }
+    let failure = try #require(await exploration.explore().failure)
+    #expect(failure.steps.map(\.description) == ["send load", "answer fetch(1) with #0"])
+    #expect(failure.cycleStart == nil)
+    #expect(failure.timeline.hasSuffix("and nothing more can happen"))
+    var cut = exploration
+    cut.maxDepth = 1
+    let report = await cut.explore()
+    #expect(report.failure == nil && report.exhaustive, "\(report)")
+  }
+}
+
+/// A combination lock: three buttons; it opens — the bug — when the last
+/// four presses were `c a b c`, with a chime (a stubbed call) answered
+/// after each press.
+struct ComboLock: StateMachine {
+  struct State: Equatable, Sendable {
+    var presses: [String] = []
+    var open = false
+  }
+  enum Input: Sendable { case press(String), chimed }
+  typealias Output = Never
+
+  let chime: ExploredCall<String, Int, CancellationError>
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .press(let button):
+      state.presses = Array((state.presses + [button]).suffix(4))
+      let chime = self.chime
+      return .run(id: "chime") { send in if (try? await chime(button)) != nil { send(.chimed) } }
+    case .chimed:
+      if state.presses == ["c", "a", "b", "c"] { state.open = true }
+      return .none
+    }
+  }
+}
+
+@Suite("Exploration: seeded search", .testBubble)
+struct ExplorationSearchTests {
+  static let exploration = Exploration<ComboLock>(inputs: .alphabet([.press("a"), .press("b"), .press("c")], count: 6))
+  { world in
+    let chime = world.call("chime", answers: { (_: String) in [.success(1)] }, whenCancelled: CancellationError())
+    return (ComboLock(chime: chime), .init())
+  }
+  .invariant("the lock stays shut") { !$0.state.open }
+
+  @Test(
+    "Past maxExecutions: breadth first stops short; a seeded search finds the bug, shrinks it, and its token replays it"
+  )
+  func searchFindsWhatTheBudgetCannot() async throws {
+    var bounded = Self.exploration
+    bounded.maxExecutions = 300
+    let breadth = await bounded.explore()
+    #expect(breadth.failure == nil && !breadth.exhaustive, "\(breadth)")
+    for schedule in [Exploration<ComboLock>.Schedule.random, .pct(changePoints: 2)] {
+      let report = await bounded.search(schedule, seed: 7, runs: 300)
+      let failure = try #require(report.failure, "\(schedule): \(report)")
+      #expect(report.executions <= 300 && !report.exhaustive)
+      // Shrunk: the four presses, each chime answered before the next press
+      // moves on (one answer is enough: an earlier chime is superseded).
+      #expect(failure.steps.count <= 8, "\(failure.timeline)")
+      #expect(failure.steps.suffix(2).map(\.description) == [#"send press("c")"#, #"answer chime("c") with #0"#])
+      #expect(try await bounded.replay(token: failure.token).brokenInvariant != nil)
+      // The same seed finds the same failure.
+      let again = await bounded.search(schedule, seed: 7, runs: 300)
+      #expect(again.failure?.token == failure.token)
+    }
+  }
+
+  @Test("Shrinking removes every event the failure does not need")
+  func shrinkingIsOneMinimal() async throws {
+    let report = await Self.exploration.search(.random, seed: 3, runs: 2_000)
+    let failure = try #require(report.failure, "\(report)")
+    // No single step can be removed with the lock still opening.
+    for index in failure.steps.indices {
+      var fewer = failure.steps
+      fewer.remove(at: index)
+      let replayed = await Self.exploration.replay(fewer)
+      #expect(replayed.brokenInvariant == nil || replayed.brokenInvariant!.contains("could not happen"), "\(index)")
+    }
+  }
+
+  @Test("A line that is not a token is a typed error")
+  func malformedToken() async {
+    await #expect(throws: ExplorationTokenError.malformed("0.1.x")) {
+      try await Self.exploration.replay(token: "0.1.x")
+    }
+    await #expect(throws: ExplorationTokenError.malformed("amvx1:0.-1")) {
+      try await Self.exploration.replay(token: "amvx1:0.-1")
+    }
+  }
+}

@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMSupport
+import ActorMVVMTestSupport
 import ActorMVVMTesting
 import FindNumberFeature
 import Testing
@@ -118,17 +119,30 @@ struct FindNumberKeepingTheWin: StateMachine {
 
 @Suite("Exploring every order finds a bug put back into FindNumber", .testBubble)
 struct FindNumberExplorationMutantTests {
+  static let exploration = FindNumberExplorationTests.exploration { world in
+    FindNumberKeepingTheWin(
+      base: FindNumberMachine(numbers: ExploredNumbers(world), records: RememberingRepository(world: world)))
+  }
+
   @Test("When a wrong guess keeps the win in flight, the shortest order where the win lands after the loss is found")
   func keptWinIsFound() async throws {
-    let report = await FindNumberExplorationTests.exploration { world in
-      FindNumberKeepingTheWin(
-        base: FindNumberMachine(numbers: ExploredNumbers(world), records: RememberingRepository(world: world)))
-    }.explore()
+    let report = await Self.exploration.explore()
     print("findnumber keeping the win: \(report)")
     let failure = try #require(report.failure)
     #expect(
       failure.steps.map { $0.description } == [
         "send checkNumber(1)", "send checkNumber(2)", #"answer nextTarget("") with #0"#,
       ])
+  }
+}
+
+@Suite("A seeded search finds a bug put back into FindNumber past the budget", .testBubble)
+struct FindNumberSearchTests {
+  @Test(
+    "A wrong guess that keeps the win in flight: breadth first runs out of executions first; a seeded search finds it and its token replays it"
+  )
+  func keptWinIsFound() async throws {
+    let report = try await FindNumberExplorationMutantTests.exploration.searchPastTheBudget(8)
+    print("findnumber keeping the win, searched: \(report)")
   }
 }

@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMTestSupport
 import ActorMVVMTesting
 import AppCoordinator
 import InterviewApp
@@ -104,5 +105,16 @@ struct NavigationExplorationMutantTests {
     let failure = try #require(report.failure)
     #expect(failure.steps.count == 3)
     #expect(failure.steps.first?.description.hasPrefix("send deepLink") == true)
+  }
+}
+
+@Suite("A seeded search finds a bug put back into the interview app past the budget", .testBubble)
+struct NavigationSearchTests {
+  @Test(
+    "A delivered link kept: breadth first runs out of executions first; a seeded search finds it and its token replays it"
+  )
+  func linkDeliveredTwiceIsFound() async throws {
+    let report = try await NavigationRules.exploration(FlowKeepingDeliveredLinks()).searchPastTheBudget(12)
+    print("navigation keeping delivered links, searched: \(report)")
   }
 }

@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMTestSupport
 import ActorMVVMTesting
 import LoginFeature
 import Testing
@@ -107,17 +108,18 @@ struct LoginWithoutCancellation: StateMachine {
 
 @Suite("Exploring every order finds a bug put back into the login feature", .testBubble)
 struct LoginExplorationMutantTests {
+  static let exploration = Exploration<LoginWithoutCancellation>(inputs: .alphabet(LoginRules.alphabet, count: 4)) {
+    world in
+    let auth = ExploredAuth(world)
+    return (LoginWithoutCancellation(base: LoginMachine(auth: auth), auth: auth), .init())
+  }
+  .invariant("at most one loggedIn per tap, with the values at the last tap before it") {
+    LoginRules.oneLoginPerTapWithItsValues($0.inputs, $0.outputs, $0.inputsBeforeOutput)
+  }
+
   @Test("Without the request's cancellation id: the shortest order where an earlier tap logs in after a later one")
   func missingCancellationIsFound() async throws {
-    let report = await Exploration<LoginWithoutCancellation>(inputs: .alphabet(LoginRules.alphabet, count: 4)) {
-      world in
-      let auth = ExploredAuth(world)
-      return (LoginWithoutCancellation(base: LoginMachine(auth: auth), auth: auth), .init())
-    }
-    .invariant("at most one loggedIn per tap, with the values at the last tap before it") {
-      LoginRules.oneLoginPerTapWithItsValues($0.inputs, $0.outputs, $0.inputsBeforeOutput)
-    }
-    .explore()
+    let report = await Self.exploration.explore()
     print("login without its cancellation id: \(report)")
     let failure = try #require(report.failure)
     // Id, password, two taps, and both answers: the second loggedIn is the one too many.
@@ -127,5 +129,16 @@ struct LoginExplorationMutantTests {
         #"answer login("alice") with #0"#, #"answer login("alice") with #0"#,
       ])
     #expect(failure.timeline.components(separatedBy: "! loggedIn").count == 3)
+  }
+}
+
+@Suite("A seeded search finds a bug put back into the login feature past the budget", .testBubble)
+struct LoginSearchTests {
+  @Test(
+    "Without the request's cancellation id: breadth first runs out of executions first; a seeded search finds it and its token replays it"
+  )
+  func missingCancellationIsFound() async throws {
+    let report = try await LoginExplorationMutantTests.exploration.searchPastTheBudget(400, .random)
+    print("login without its cancellation id, searched: \(report)")
   }
 }

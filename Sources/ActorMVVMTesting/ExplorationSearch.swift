@@ -1,0 +1,327 @@
+import ActorMVVM
+
+// Past exhaustive: seeded schedules, replay tokens, shrinking, and the
+// state graph the liveness rules are checked on.
+
+extension Exploration {
+  /// How ``search(_:seed:runs:)`` picks each next event.
+  public enum Schedule: Sendable {
+    /// Uniformly among the events that can happen.
+    case random
+    /// Probabilistic concurrency testing: each source of events (the
+    /// inputs, each pending call's label, the clock) gets a random
+    /// priority, and the highest-priority source that can act acts; at
+    /// `changePoints` random steps of a run, the source that acted drops
+    /// below every other. An order that needs `changePoints + 1` sources
+    /// to take turns in a particular way is found with a probability that
+    /// depends on the number of sources and steps, not on the number of
+    /// orders.
+    case pct(changePoints: Int)
+  }
+
+  /// Runs `runs` executions, each along one order picked by `schedule`
+  /// from a random stream seeded with `seed`, up to `maxDepth` events or
+  /// until nothing more can happen: for a space larger than
+  /// `maxExecutions` allows ``explore()`` to cover. Invariants are checked
+  /// after every step; ``eventually(_:_:)`` rules where a run ends and on
+  /// any state a run reaches twice.
+  ///
+  /// A failure is shrunk before it is reported: events are removed while
+  /// the same invariant still breaks, until removing any single one makes
+  /// it hold or makes the order impossible (a shrunk order is 1-minimal;
+  /// a shorter one may still exist). Its ``ExplorationFailure/token``
+  /// replays it exactly (``replay(token:)``); the same seed finds the same
+  /// failure. The report is never exhaustive; shrinking's executions are
+  /// not counted.
+  ///
+  /// Cancellation: as for ``explore()``, the run the cancellation
+  /// interrupted is neither counted nor judged.
+  public func search(_ schedule: Schedule = .pct(changePoints: 2), seed: UInt64, runs: Int) async
+    -> ExplorationReport<Machine>
+  {
+    var random = SplitMix64(seed: seed)
+    var seen: Set<String> = []
+    var executions = 0
+    var deepest = 0
+    var coverage = coverageSpec.map(CoverageTally.init)
+    func report(_ failure: ExplorationFailure<Machine.Input>?) -> ExplorationReport<Machine> {
+      var report = ExplorationReport<Machine>(
+        executions: executions, distinctStates: seen.count, deepest: deepest, exhaustive: false, failure: failure,
+        coverage: coverage.flatMap { tally in coverageSpec.map { tally.report($0) } })
+      report.searched = true
+      return report
+    }
+    for _ in 0..<runs {
+      if Task.isCancelled { break }
+      var chooser = Chooser(schedule: schedule, maxDepth: maxDepth, random: &random)
+      let execution = await Execution(self)
+      var path: [Step] = []
+      var visited: [(key: String, unmet: [String])] = [(execution.key, execution.unmetEventually())]
+      var found: (name: String, ending: Ending?)?
+      seen.insert(visited[0].key)
+      while path.count < maxDepth, found == nil {
+        let next = execution.nextSteps()
+        guard !next.isEmpty else {
+          if let rule = visited.last?.unmet.first { found = (rule, .pathEnds) }
+          break
+        }
+        let step = chooser.pick(next, random: &random)
+        _ = await execution.perform(step)
+        path.append(step)
+        if execution.interrupted || Task.isCancelled { break }
+        if let broken = execution.violation() {
+          found = (broken.name, nil)
+          break
+        }
+        let here = (key: execution.key, unmet: execution.unmetEventually())
+        seen.insert(here.key)
+        if let start = visited.firstIndex(where: { $0.key == here.key }),
+          let rule = here.unmet.first(where: { rule in visited[start...].allSatisfy { $0.unmet.contains(rule) } })
+        {
+          found = (rule, .cycle(from: start))
+        }
+        visited.append(here)
+      }
+      let interrupted = execution.interrupted || Task.isCancelled
+      await execution.finish()
+      if interrupted { break }
+      coverage?.add(execution.covered)
+      executions += 1
+      deepest = max(deepest, path.count)
+      guard let found else { continue }
+      let shrunk = found.ending == nil ? await shrink(path, breaking: found.name) : path
+      return report(await failure(found.name, nil, shrunk, ending: found.ending))
+    }
+    return report(nil)
+  }
+
+  /// Removes events from `path` while the invariant `name` still breaks
+  /// on it (cut at the step it breaks), until no single event can go.
+  func shrink(_ path: [Step], breaking name: String) async -> [Step] {
+    var best = path
+    var shrinking = true
+    while shrinking, !Task.isCancelled {
+      shrinking = false
+      var index = 0
+      while index < best.count, !Task.isCancelled {
+        var candidate = best
+        candidate.remove(at: index)
+        if let broken = await prefixBreaking(name, along: candidate) {
+          best = broken
+          shrinking = true
+        } else {
+          index += 1
+        }
+      }
+    }
+    return best
+  }
+
+  /// The shortest prefix of `path` after which the invariant `name` is
+  /// broken, if `path` can happen and breaks it.
+  private func prefixBreaking(_ name: String, along path: [Step]) async -> [Step]? {
+    let execution = await Execution(self)
+    var result: [Step]?
+    for (index, step) in path.enumerated() {
+      guard execution.choice(of: step) != nil else { break }
+      _ = await execution.perform(step)
+      if execution.interrupted || Task.isCancelled { break }
+      if execution.violation()?.name == name {
+        result = Array(path.prefix(index + 1))
+        break
+      }
+    }
+    let interrupted = execution.interrupted
+    await execution.finish()
+    return interrupted ? nil : result
+  }
+
+  /// Replays the order a failure's ``ExplorationFailure/token`` names —
+  /// the same steps, matched to the events that can happen at each — on a
+  /// fresh subject. Throws ``ExplorationTokenError`` for a line that is
+  /// not a token; a token whose step cannot happen (the exploration
+  /// changed since) says so in ``ExplorationOutcome/brokenInvariant``.
+  public func replay(token: String) async throws(ExplorationTokenError) -> ExplorationOutcome<Machine> {
+    let choices = try ExplorationToken.decode(token)
+    let execution = await Execution(self)
+    var broken: String?
+    for (index, choice) in choices.enumerated() where broken == nil {
+      let next = execution.nextSteps()
+      guard choice < next.count else {
+        broken = "step \(index + 1) of the token could not happen (only \(next.count) events could)"
+        break
+      }
+      _ = await execution.perform(next[choice])
+      broken = execution.brokenInvariant()
+    }
+    return await execution.end(brokenInvariant: broken)
+  }
+
+  /// Picks a run's events for a ``Schedule``.
+  struct Chooser {
+    let schedule: Schedule
+    /// PCT: each source's priority (higher acts first), given when first seen.
+    var priorities: [String: UInt64] = [:]
+    /// PCT: the steps (1-based) after which the acting source drops.
+    var changeAt: Set<Int> = []
+    var steps = 0
+    var lowest: UInt64 = .max / 2
+
+    init(schedule: Schedule, maxDepth: Int, random: inout SplitMix64) {
+      self.schedule = schedule
+      if case .pct(let changePoints) = schedule, maxDepth > 0 {
+        for _ in 0..<max(0, changePoints) { changeAt.insert(1 + random.below(maxDepth)) }
+      }
+    }
+
+    static func source(of step: Step) -> String {
+      switch step {
+      case .send: "inputs"
+      case .answer(let label, _): "call " + label
+      case .advanceTime: "clock"
+      }
+    }
+
+    mutating func pick(_ next: [Step], random: inout SplitMix64) -> Step {
+      steps += 1
+      guard case .pct = schedule else { return next[random.below(next.count)] }
+      var best: (source: String, priority: UInt64)?
+      for step in next {
+        let source = Self.source(of: step)
+        if priorities[source] == nil { priorities[source] = .max / 2 + random.next() / 2 }
+        let priority = priorities[source]!
+        if best == nil || priority > best!.priority { best = (source, priority) }
+      }
+      let source = best!.source
+      let candidates = next.filter { Self.source(of: $0) == source }
+      if changeAt.contains(steps) {
+        lowest -= 1
+        priorities[source] = lowest
+      }
+      return candidates[random.below(candidates.count)]
+    }
+  }
+
+  /// The states an exploration reached, the events between them, and the
+  /// ``eventually(_:_:)`` rules unmet in each: where a livelock is looked for.
+  struct StateGraph {
+    private var index: [String: Int] = [:]
+    /// The first (a shortest) path to each state.
+    private var paths: [[Step]] = []
+    private var unmet: [[String]] = []
+    private var edges: [[(step: Step, to: Int)]] = []
+
+    var count: Int { paths.count }
+
+    /// The state with `key`, and whether it is new.
+    mutating func insert(_ key: String, path: [Step], unmet rules: [String]) -> (Int, isNew: Bool) {
+      if let node = index[key] { return (node, false) }
+      index[key] = paths.count
+      paths.append(path)
+      unmet.append(rules)
+      edges.append([])
+      return (paths.count - 1, true)
+    }
+
+    mutating func connect(_ from: Int, to: Int, by step: Step) { edges[from].append((step, to)) }
+
+    /// A cycle of states on which an `eventually` rule never holds: the
+    /// rule, the path to the cycle and round it, and where the cycle
+    /// starts. States are visited in the order they were found, so the
+    /// path to the cycle is a shortest one to its first state.
+    func livelock() -> (rule: String, steps: [Step], cycleStart: Int)? {
+      var rules: [String] = []
+      for names in unmet { for name in names where !rules.contains(name) { rules.append(name) } }
+      for rule in rules {
+        if let (entry, cycle) = cycle(where: { unmet[$0].contains(rule) }) {
+          return (rule, paths[entry] + cycle, paths[entry].count)
+        }
+      }
+      return nil
+    }
+
+    /// A cycle among the states `included` admits: its first state and its events.
+    private func cycle(where included: (Int) -> Bool) -> (Int, [Step])? {
+      var color = [UInt8](repeating: 0, count: count)  // 0 unvisited, 1 on the stack, 2 done
+      for root in 0..<count where color[root] == 0 && included(root) {
+        // (state, next edge to try, the event that entered it)
+        var stack: [(node: Int, edge: Int, entered: Step?)] = [(root, 0, nil)]
+        color[root] = 1
+        while let top = stack.last {
+          let outgoing = edges[top.node]
+          guard top.edge < outgoing.count else {
+            color[top.node] = 2
+            stack.removeLast()
+            continue
+          }
+          stack[stack.count - 1].edge += 1
+          let (step, next) = outgoing[top.edge]
+          guard included(next) else { continue }
+          if color[next] == 1 {
+            let start = stack.firstIndex { $0.node == next }!
+            return (next, stack[(start + 1)...].compactMap(\.entered) + [step])
+          }
+          if color[next] == 0 {
+            color[next] = 1
+            stack.append((next, 0, step))
+          }
+        }
+      }
+      return nil
+    }
+  }
+}
+
+/// A replay token that is not one.
+public enum ExplorationTokenError: Error, Equatable, CustomStringConvertible {
+  /// The line does not start with the token's prefix, or a choice in it is
+  /// not a number.
+  case malformed(String)
+
+  public var description: String {
+    switch self {
+    case .malformed(let line): "not an exploration replay token: \(line) (expected \(ExplorationToken.prefix)0.2.1)"
+    }
+  }
+}
+
+/// A failure's replay token: which of the events that could happen each
+/// step took, in order (`amvx1:0.2.1`).
+enum ExplorationToken {
+  static let prefix = "amvx1:"
+
+  static func encode(_ choices: [Int]) -> String {
+    prefix + choices.map(String.init).joined(separator: ".")
+  }
+
+  static func decode(_ token: String) throws(ExplorationTokenError) -> [Int] {
+    let line = token.split(whereSeparator: \.isWhitespace).joined()
+    guard line.hasPrefix(prefix) else { throw .malformed(token) }
+    let body = line.dropFirst(prefix.count)
+    guard !body.isEmpty else { return [] }
+    var choices: [Int] = []
+    for part in body.split(separator: ".", omittingEmptySubsequences: false) {
+      guard let choice = Int(part), choice >= 0 else { throw .malformed(token) }
+      choices.append(choice)
+    }
+    return choices
+  }
+}
+
+/// A small seeded random stream (SplitMix64): the same seed gives the same
+/// numbers on every platform and run.
+struct SplitMix64 {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// A number in `0..<bound` (`bound` > 0).
+  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
