@@ -84,13 +84,23 @@ let package = Package(
     .executableTarget(name: "repl", dependencies: ["ReplCore", "ActorMVVMStorage"]),
     .executableTarget(name: "Benchmarks", dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI"]),
     // Exploring every order, timed: apart from Benchmarks, whose rows the testing module's job count would change.
-    .executableTarget(name: "ExplorationBenchmark", dependencies: ["ActorMVVM", "ActorMVVMTesting", "WeatherFeature"]),
+    .executableTarget(
+      name: "ExplorationBenchmark", dependencies: ["ActorMVVM", "ActorMVVMTesting", "AppExplorations"]),
     // Tests mirror the products: the runtime, the operators, the testing tools
     // (each beside the helpers they share, in TestSupport).
     .target(
       name: "ActorMVVMTestSupport",
       dependencies: ["ActorMVVMSupport", "ActorMVVM", "ActorMVVMTesting", "ActorMVVMJobCount"],
       path: "Tests/ActorMVVMTestSupport"),
+    // The five apps' explorations (stubs, rules, the shipped machines explored), shared by
+    // their tests and ExplorationBenchmark: no Testing in it.
+    .target(
+      name: "AppExplorations",
+      dependencies: [
+        "ActorMVVMSupport", "ActorMVVM", "ActorMVVMTesting", "WeatherFeature", "LoginFeature", "FindNumberFeature",
+        "DirectionsFeature", "AppCoordinator", "InterviewApp", "InterviewFeature",
+      ],
+      path: "Tests/AppExplorations"),
     .testTarget(
       name: "ActorMVVMTests",
       dependencies: [
@@ -121,24 +131,26 @@ let package = Package(
       name: "WeatherFeatureTests",
       dependencies: [
         "ActorMVVMTestSupport", "WeatherFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMNetworkingTesting",
+        "AppExplorations",
       ]),
     .testTarget(
       name: "LoginFeatureTests",
       dependencies: [
         "ActorMVVMTestSupport", "LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMNetworkingTesting",
+        "AppExplorations",
       ]),
     .testTarget(
       name: "FindNumberFeatureTests",
       dependencies: [
         "ActorMVVMSupport",
         "FindNumberFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMNetworkingTesting", "ActorMVVMStorage",
-        "ActorMVVMTestSupport",
+        "ActorMVVMTestSupport", "AppExplorations",
       ]),
     .testTarget(
       name: "DirectionsFeatureTests",
       dependencies: [
         "ActorMVVMTestSupport", "DirectionsFeature", "EmbeddedBackend", "ActorMVVMTesting",
-        "ActorMVVMNetworkingTesting",
+        "ActorMVVMNetworkingTesting", "AppExplorations",
       ]),
     .testTarget(
       name: "InterviewFeatureTests",
@@ -153,6 +165,7 @@ let package = Package(
         "ActorMVVMSupport",
         "InterviewApp", "AppCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature", "LoginFeature",
         "ActorMVVMNetworking", "ActorMVVMStorage", "WeatherFeature", "ActorMVVMTestSupport",
+        "AppExplorations",
       ]),
     .testTarget(
       name: "ReplTests",

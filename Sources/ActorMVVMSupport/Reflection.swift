@@ -89,6 +89,14 @@ public enum Reflection {
 
   private static func appendCanonical(_ value: Any, depth: Int, to text: inout String) {
     guard depth < maximumDepth else { return text += String(reflecting: value) }
+    // The commonest leaves, without a mirror.
+    switch value {
+    case let string as String: return text += String(reflecting: string)
+    case let bool as Bool: return text += bool ? "true" : "false"
+    case let int as Int: return text += String(int)
+    case let double as Double: return text += String(reflecting: double)
+    default: break
+    }
     func append(_ children: Mirror.Children, named: Bool) {
       for (index, child) in children.enumerated() {
         if index > 0 { text += ", " }

@@ -41,8 +41,8 @@ import ActorMVVMSupport
 /// **Breadth first, without revisiting.** Paths are explored shortest
 /// first, so the first order that breaks an invariant is a shortest one.
 /// Two paths that reach the same *state* — the subject's observed value
-/// (compared by ``ActorMVVMSupport/Reflection/canonicalDescription(_:)``:
-/// its fields, with sets and dictionaries sorted), the outputs so far, the calls pending
+/// (compared with `==`, the machine's own equality), the outputs so far
+/// (by description, sets and dictionaries in any order), the calls pending
 /// (by name and argument), the timers set, what stubs remembered, and as
 /// much of the past as the invariants read (``History``: the inputs sent,
 /// by default) — are one: only the first is explored further. (So a
@@ -57,7 +57,15 @@ import ActorMVVMSupport
 /// counts on every run, under any load.
 ///
 /// **Bounds.** `maxDepth` events per path; `maxExecutions` in all (a
-/// report that hits it says so: the exploration was not exhaustive).
+/// report that hits it says so: the exploration was not exhaustive). Past
+/// them, ``search(_:seed:runs:)`` runs seeded random or PCT schedules and
+/// shrinks what it finds; every failure carries a replay token
+/// (``replay(token:)``).
+///
+/// **Rules.** ``invariant(_:_:)`` after every step, ``whenSettled(_:_:)``
+/// once nothing is pending, ``eventually(_:_:)`` at the end of every path
+/// and round every cycle of states. ``coverage(states:of:inputs:)`` adds a
+/// report of the transitions and effect outcomes reached.
 ///
 /// **Concurrency.** `explore()` and `replay(_:)` may be called from any
 /// task; executions run one after another, each finished (its world
@@ -133,6 +141,8 @@ public struct Exploration<Machine: StateMachine>: Sendable {
   public var maxExecutions: Int
   /// What ``coverage(states:of:inputs:)`` asked for, if it was.
   var coverageSpec: CoverageSpec?
+  /// Whether any rule is an ``eventually(_:_:)`` one.
+  var hasEventually = false
 
   /// An exploration of the feature `feature` builds (its machine, with
   /// dependencies made from the world, and its initial state), driven by
@@ -180,6 +190,7 @@ public struct Exploration<Machine: StateMachine>: Sendable {
   public func eventually(_ name: String, _ holds: @escaping @Sendable (Observation) -> Bool) -> Self {
     var copy = self
     copy.invariants.append(Invariant(name: name, kind: .eventually, holds: holds))
+    copy.hasEventually = true
     return copy
   }
 
@@ -228,11 +239,11 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       if let broken = run.broken {
         return report(await failure(broken.name, broken.state, path))
       }
-      let (node, isNew) = graph.insert(run.key, path: path, unmet: run.unmet)
+      let (node, isNew) = graph.insert(run.identity, path: path, unmet: run.unmet)
       if let from, let step = path.last { graph.connect(from, to: node, by: step) }
       guard isNew else { continue }
       if run.next.isEmpty, let rule = run.unmet.first {
-        return report(await failure(rule, run.state, path, ending: .pathEnds))
+        return report(await failure(rule, nil, path, ending: .pathEnds))
       }
       guard path.count < maxDepth else { continue }
       for next in run.next { queue.append((path + [next], node)) }
@@ -265,13 +276,11 @@ public struct Exploration<Machine: StateMachine>: Sendable {
   typealias Step = ExplorationStep<Machine.Input>
 
   struct Run {
-    let key: String
+    let identity: StateIdentity
     let next: [Step]
     let broken: (name: String, state: String)?
     /// The ``eventually(_:_:)`` rules that do not hold at its end.
     let unmet: [String]
-    /// Its end state, described as a failure shows it.
-    let state: String
     /// A wait for idle in it ended without idle (the exploration was cancelled).
     let interrupted: Bool
   }
@@ -286,8 +295,8 @@ public struct Exploration<Machine: StateMachine>: Sendable {
     }
     let interrupted = execution.interrupted || Task.isCancelled
     let run = Run(
-      key: execution.key, next: execution.nextSteps(), broken: interrupted ? nil : broken,
-      unmet: execution.unmetEventually(), state: execution.stateDescription, interrupted: interrupted)
+      identity: execution.identity, next: execution.nextSteps(), broken: interrupted ? nil : broken,
+      unmet: execution.unmetEventually(), interrupted: interrupted)
     await execution.finish()
     if !interrupted { coverage?.add(execution.covered) }
     return run
@@ -455,34 +464,33 @@ public struct Exploration<Machine: StateMachine>: Sendable {
 
     /// The ``eventually(_:_:)`` rules that do not hold now, by name.
     func unmetEventually() -> [String] {
-      let rules = exploration.invariants.filter { $0.kind == .eventually }
-      guard !rules.isEmpty else { return [] }
+      guard exploration.hasEventually else { return [] }
       let observation = self.observation
-      return rules.filter { !$0.holds(observation) }.map(\.name)
+      return exploration.invariants.filter { $0.kind == .eventually && !$0.holds(observation) }.map(\.name)
     }
 
     /// ``violation()`` as the one line `replay` and the timeline print.
     func brokenInvariant() -> String? { violation().map { brokenInvariantLine($0.name, $0.state) } }
 
     /// Everything that identifies where this execution is, for deduplication.
-    var key: String {
+    var identity: StateIdentity {
       let calls = world.calls.map(\.label).joined(separator: ",")
       let timers = world.clock.sleeperDeadlines.map { "\(world.clock.now.duration(to: $0))" }.joined(separator: ",")
       // The past, as much of it as the invariants read: with `.inputs`,
       // the inputs sent and how many came before each output
       // (``Observation/inputsBeforeOutput``). (A script's inputs go in a
-      // fixed order: their count says which were sent.)
+      // fixed order: their count says which were sent.) Inputs are the
+      // plan's own values, copied: `String(reflecting:)` shows each the
+      // same way in every execution (a copied set shares its storage).
       let inputs: String
       switch (exploration.history, exploration.inputs) {
       case (.none, _): inputs = "\(sent.count)"
       case (.inputs, .script): inputs = "\(sent.count) \(stamps)"
-      case (.inputs, .alphabet): inputs = "\(Reflection.canonicalDescription(sent)) \(stamps)"
-      case (.events, _): inputs = performed.map(\.description).joined(separator: ";")
+      case (.inputs, .alphabet): inputs = "\(String(reflecting: sent)) \(stamps)"
+      case (.events, _): inputs = performed.map(\.history).joined(separator: ";")
       }
-      return [
-        Reflection.canonicalDescription(state), Reflection.canonicalDescription(outputs), calls, timers, inputs,
-        world.rememberedKey,
-      ].joined(separator: "|")
+      return StateIdentity(
+        rest: [calls, timers, inputs, world.rememberedKey].joined(separator: "|"), state: state, outputs: outputs)
     }
 
     func nextSteps() -> [Step] {
@@ -526,6 +534,17 @@ public enum ExplorationStep<Input: Sendable>: Sendable, CustomStringConvertible 
   var key: String {
     switch self {
     case .send(let input): "send " + Reflection.canonicalDescription(input)
+    case .answer(let label, let answer): "answer \(label) #\(answer)"
+    case .advanceTime: "advance"
+    }
+  }
+
+  /// The step in a state's history (``Exploration/History/events``):
+  /// secrets included, and fast — an input is one of the plan's own values,
+  /// which `String(reflecting:)` shows the same way in every execution.
+  var history: String {
+    switch self {
+    case .send(let input): "send " + String(reflecting: input)
     case .answer(let label, let answer): "answer \(label) #\(answer)"
     case .advanceTime: "advance"
     }

@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 
 // Past exhaustive: seeded schedules, replay tokens, shrinking, and the
 // state graph the liveness rules are checked on.
@@ -40,7 +41,7 @@ extension Exploration {
     -> ExplorationReport<Machine>
   {
     var random = SplitMix64(seed: seed)
-    var seen: Set<String> = []
+    var seen = StateIndex()
     var executions = 0
     var deepest = 0
     var coverage = coverageSpec.map(CoverageTally.init)
@@ -56,9 +57,10 @@ extension Exploration {
       var chooser = Chooser(schedule: schedule, maxDepth: maxDepth, random: &random)
       let execution = await Execution(self)
       var path: [Step] = []
-      var visited: [(key: String, unmet: [String])] = [(execution.key, execution.unmetEventually())]
+      var visited: [(node: Int, unmet: [String])] = [
+        (seen.insert(execution.identity).node, execution.unmetEventually())
+      ]
       var found: (name: String, ending: Ending?)?
-      seen.insert(visited[0].key)
       while path.count < maxDepth, found == nil {
         let next = execution.nextSteps()
         guard !next.isEmpty else {
@@ -73,9 +75,8 @@ extension Exploration {
           found = (broken.name, nil)
           break
         }
-        let here = (key: execution.key, unmet: execution.unmetEventually())
-        seen.insert(here.key)
-        if let start = visited.firstIndex(where: { $0.key == here.key }),
+        let here = (node: seen.insert(execution.identity).node, unmet: execution.unmetEventually())
+        if let start = visited.firstIndex(where: { $0.node == here.node }),
           let rule = here.unmet.first(where: { rule in visited[start...].allSatisfy { $0.unmet.contains(rule) } })
         {
           found = (rule, .cycle(from: start))
@@ -205,7 +206,7 @@ extension Exploration {
   /// The states an exploration reached, the events between them, and the
   /// ``eventually(_:_:)`` rules unmet in each: where a livelock is looked for.
   struct StateGraph {
-    private var index: [String: Int] = [:]
+    private var index = StateIndex()
     /// The first (a shortest) path to each state.
     private var paths: [[Step]] = []
     private var unmet: [[String]] = []
@@ -214,9 +215,9 @@ extension Exploration {
     var count: Int { paths.count }
 
     /// The state with `key`, and whether it is new.
-    mutating func insert(_ key: String, path: [Step], unmet rules: [String]) -> (Int, isNew: Bool) {
-      if let node = index[key] { return (node, false) }
-      index[key] = paths.count
+    mutating func insert(_ identity: StateIdentity, path: [Step], unmet rules: [String]) -> (Int, isNew: Bool) {
+      let (node, isNew) = index.insert(identity)
+      guard isNew else { return (node, false) }
       paths.append(path)
       unmet.append(rules)
       edges.append([])
@@ -268,6 +269,76 @@ extension Exploration {
         }
       }
       return nil
+    }
+  }
+}
+
+extension Exploration {
+  /// Where an execution is, for deduplication (see ``Exploration``): the
+  /// state and the outputs, and everything else as text.
+  struct StateIdentity {
+    /// The pending calls, the timers, the history read and what stubs remembered.
+    let rest: String
+    let state: Machine.State
+    let outputs: [Machine.Output]
+  }
+
+  /// The distinct states seen, each numbered in the order it was first
+  /// seen. Two identities are one state when their `rest` is equal, their
+  /// states are `==` (the machine's own equality, which `Feature` uses to
+  /// skip publishing an unchanged state), and their outputs show alike:
+  /// `String(reflecting:)` equal, or — when only the order of a set's or
+  /// dictionary's elements differs —
+  /// ``ActorMVVMSupport/Reflection/canonicalDescription(_:)`` equal.
+  /// Identities are looked up by `rest` and a histogram of the bytes of the
+  /// outputs' description (which that order does not change); the states
+  /// in one bucket are compared one by one. The state is never described:
+  /// describing it cost a third of an execution.
+  struct StateIndex {
+    private struct Coarse: Hashable {
+      let rest: String
+      let outputs: [UInt32]
+    }
+    private struct Entry {
+      let state: Machine.State
+      let outputs: [Machine.Output]
+      let outputsText: String
+      var canonicalOutputs: String?
+      let node: Int
+    }
+    private var buckets: [Coarse: [Entry]] = [:]
+    private(set) var count = 0
+
+    /// The number of `identity`'s state, and whether it is new.
+    mutating func insert(_ identity: StateIdentity) -> (node: Int, isNew: Bool) {
+      let outputsText = String(reflecting: identity.outputs)
+      let coarse = Coarse(rest: identity.rest, outputs: Self.histogram(outputsText))
+      var entries = buckets[coarse, default: []]
+      var canonical: String?
+      for index in entries.indices where entries[index].state == identity.state {
+        if entries[index].outputsText == outputsText { return (entries[index].node, false) }
+        if canonical == nil { canonical = Reflection.canonicalDescription(identity.outputs) }
+        if entries[index].canonicalOutputs == nil {
+          entries[index].canonicalOutputs = Reflection.canonicalDescription(entries[index].outputs)
+          buckets[coarse] = entries
+        }
+        if entries[index].canonicalOutputs == canonical { return (entries[index].node, false) }
+      }
+      entries.append(
+        Entry(
+          state: identity.state, outputs: identity.outputs, outputsText: outputsText, canonicalOutputs: canonical,
+          node: count))
+      buckets[coarse] = entries
+      count += 1
+      return (count - 1, true)
+    }
+
+    /// How many times each byte occurs in `text`'s UTF-8.
+    private static func histogram(_ text: String) -> [UInt32] {
+      var counts = [UInt32](repeating: 0, count: 256)
+      var text = text
+      text.withUTF8 { bytes in for byte in bytes { counts[Int(byte)] += 1 } }
+      return counts
     }
   }
 }

@@ -51,10 +51,11 @@ public final class ExplorationWorld: Sendable {
   let covered = Locked(CoverageTally.Covered())
 
   /// Notes that a call named `name` ended with `outcome` — unless the
-  /// world is closed (calls ended by the execution's end are no outcome).
+  /// execution has ended (calls it cancels are no outcome).
   func note(_ name: String, _ outcome: ExplorationCoverage.CallOutcome) {
-    guard !pending.withLock({ $0.closed }) else { return }
-    covered.withLock { _ = $0.callOutcomes.insert("\(name) \(outcome)") }
+    covered.withLock { covered in
+      if !covered.closed { covered.callOutcomes.insert("\(name) \(outcome)") }
+    }
   }
 
   private let memory = Locked<[String: any Sendable]>([:])

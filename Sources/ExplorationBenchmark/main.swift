@@ -1,55 +1,60 @@
-// How long exploring every order takes: the weather feature with 3 cities
-// and 2 answers per call, as `WeatherExplorationTests` explores it. A
-// separate executable from `Benchmarks`: exploring needs ActorMVVMTesting,
-// whose job count (installed when it loads) would change every other row.
+// How long exploring every order takes: the five apps' shipped machines
+// (weather, login, findnumber, directions, the interview app's navigation),
+// explored as their tests explore them (AppExplorations holds the stubs, the
+// rules and the explorations both use). A separate executable from
+// `Benchmarks`: exploring needs ActorMVVMTesting, whose job count (installed
+// when it loads) would change every other row.
 //
-//   swift run -c release ExplorationBenchmark
+//   swift run -c release ExplorationBenchmark            # all five apps
+//   swift run -c release ExplorationBenchmark login      # the apps whose name contains "login"
 import ActorMVVM
 import ActorMVVMTesting
+import AppExplorations
 import Foundation
-import WeatherFeature
 
-struct Geocoder: GeocodingUseCase {
-  let call: ExploredCall<String, [Location], WeatherError>
-  func locations(matching address: String) async throws(WeatherError) -> [Location] { try await call(address) }
-}
+/// One app's exploration: its name and a run that returns how many
+/// executions and distinct states it explored.
+struct App {
+  let name: String
+  let explore: @Sendable () async -> (executions: Int, distinctStates: Int)
 
-struct Weather: CurrentWeatherUseCase {
-  let call: ExploredCall<Double, WeatherObservation, WeatherError>
-  func currentWeather(latitude: Double, longitude: Double) async throws(WeatherError) -> WeatherObservation {
-    try await call(latitude)
+  init<Machine: StateMachine>(_ name: String, _ exploration: Exploration<Machine>) {
+    self.name = name
+    explore = {
+      let report = await exploration.explore()
+      return (report.executions, report.distinctStates)
+    }
   }
 }
 
-let cities = ["Seoul", "Busan", "Jeju"]
-let exploration = Exploration<WeatherMachine>(inputs: .script(cities.map { .cityEntered($0) })) { world in
-  let geocode = world.call(
-    "geocode",
-    answers: { (city: String) -> [Result<[Location], WeatherError>] in
-      let number = Double((cities.firstIndex(of: city) ?? 0) + 1)
-      return [.success([Location(name: city, latitude: number, longitude: 0)]), .failure(.status(500))]
-    }, whenCancelled: WeatherError.failedRequest("cancelled"))
-  let weather = world.call(
-    "weather",
-    answers: { (latitude: Double) -> [Result<WeatherObservation, WeatherError>] in
-      [
-        .success(WeatherObservation(temperature: latitude * 10, description: "clear", iconName: "c01d", day: nil)),
-        .failure(.status(503)),
-      ]
-    }, whenCancelled: WeatherError.failedRequest("cancelled"))
-  return (WeatherMachine(geocoder: Geocoder(call: geocode), weather: Weather(call: weather)), .init())
-}
-.whenSettled("isLoading is false once nothing is in flight") { !$0.state.isLoading }
+let apps = [
+  App("weather", WeatherWorld.exploration),
+  App("login", LoginRules.exploration),
+  App("findnumber", FindNumberRules.shipped),
+  App("directions", DirectionsRules.exploration),
+  App("navigation", NavigationRules.shipped),
+]
 
-var times: [Duration] = []
-var last: ExplorationReport<WeatherMachine>?
-for _ in 0..<5 {
-  let start = ContinuousClock.now
-  last = await exploration.explore()
-  times.append(.now - start)
+let filter = CommandLine.arguments.dropFirst().first
+let chosen = apps.filter { app in filter.map { app.name.contains($0) } ?? true }
+if chosen.isEmpty {
+  print("no app's name contains \"\(filter ?? "")\"; the apps: \(apps.map(\.name).joined(separator: ", "))")
+  exit(1)
 }
-let median = times.sorted()[2]
-let milliseconds = Double(median.components.seconds) * 1_000 + Double(median.components.attoseconds) / 1e15
-print(
-  "exploring the weather feature, 3 cities × 2 answers per call: \(String(format: "%.1f", milliseconds)) ms "
-    + "(median of 5; goal < 2 s) — \(last.map { "\($0)" } ?? "")")
+
+for app in chosen {
+  var times: [Duration] = []
+  var last = (executions: 0, distinctStates: 0)
+  for _ in 0..<5 {
+    let start = ContinuousClock.now
+    last = await app.explore()
+    times.append(.now - start)
+  }
+  let median = times.sorted()[2]
+  let seconds = Double(median.components.seconds) + Double(median.components.attoseconds) / 1e18
+  print(
+    app.name.padding(toLength: 12, withPad: " ", startingAt: 0)
+      + String(
+        format: "%5d executions %5d states %8.1f ms %8.0f executions/s", last.executions, last.distinctStates,
+        seconds * 1_000, Double(last.executions) / seconds))
+}

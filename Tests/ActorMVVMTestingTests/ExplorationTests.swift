@@ -165,22 +165,36 @@ struct ExplorationCancellationTests {
     "Cancelled in the middle of an execution: not exhaustive, and no verdict drawn from the execution it interrupted"
   )
   func cancelledMidExecution() async {
+    // The second execution (the path `send load`) is the one cancelled, as it begins.
+    let report = await Self.loader(cancelledAtBuild: 2).explore()
+    #expect(!report.exhaustive)
+    #expect(report.failure == nil, "\(report)")
+    #expect(report.executions == 1)  // the empty path; the interrupted one is not counted
+  }
+
+  @Test("A search cancelled in the middle of a run: no verdict drawn from the run it interrupted")
+  func searchCancelledMidRun() async {
+    // Each run sends load and stops with the fetch pending (isLoading): its
+    // end is judged only if it was not interrupted.
+    let report = await Self.loader(cancelledAtBuild: 2).search(.random, seed: 1, runs: 5)
+    #expect(report.failure == nil, "\(report)")
+    #expect(report.executions == 1)
+  }
+
+  /// The loader's exploration, whose build number `build` cancels the exploring task as it begins.
+  static func loader(cancelledAtBuild build: Int) -> Exploration<ExploredLoader> {
     let builds = Locked(0)
-    let exploration = Exploration<ExploredLoader>(inputs: .script([.load])) { world in
-      // The second execution (the path `send load`) is the one cancelled, as it begins.
+    return Exploration<ExploredLoader>(inputs: .script([.load])) { world in
       if builds.withLock({
         $0 += 1; return $0
-      }) == 2 {
+      }) == build {
         withUnsafeCurrentTask { $0?.cancel() }
       }
       let fetch = world.call("fetch", answers: { (_: Int) in [.success(1)] }, whenCancelled: CancellationError())
       return (ExploredLoader(fetch: fetch), .init())
     }
     .whenSettled("loading ends once nothing is in flight") { !$0.state.isLoading }
-    let report = await exploration.explore()
-    #expect(!report.exhaustive)
-    #expect(report.failure == nil, "\(report)")
-    #expect(report.executions == 1)  // the empty path; the interrupted one is not counted
+    .eventually("loading ends") { !$0.state.isLoading }
   }
 }
 
@@ -221,17 +235,19 @@ struct Composer: StateMachine {
 
 @Suite("Exploration: states merged only on what the invariants read", .testBubble)
 struct ExplorationMergeTests {
+  static let composer = Exploration<Composer>(inputs: .script([.sendTapped, .archiveTapped, .typed("x")])) { world in
+    let post = world.call("post", answers: { (_: Int) in [.success(1)] }, whenCancelled: CancellationError())
+    return (Composer(post: post), .init())
+  }
+  .invariant("once everything is sent, the post came after the archive") {
+    $0.inputs.count < 3 || ($0.inputsBeforeOutput.first ?? 2) >= 2
+  }
+
   @Test(
     "Two orders that differ only in when an output came are not merged under the default history: the order that breaks an invariant reading inputsBeforeOutput is found"
   )
   func stampsAreHistory() async throws {
-    let exploration = Exploration<Composer>(inputs: .script([.sendTapped, .archiveTapped, .typed("x")])) { world in
-      let post = world.call("post", answers: { (_: Int) in [.success(1)] }, whenCancelled: CancellationError())
-      return (Composer(post: post), .init())
-    }
-    .invariant("once everything is sent, the post came after the archive") {
-      $0.inputs.count < 3 || ($0.inputsBeforeOutput.first ?? 2) >= 2
-    }
+    let exploration = Self.composer
     let report = await exploration.explore()
     let failure = try #require(report.failure, "\(report)")
     #expect(
@@ -244,25 +260,27 @@ struct ExplorationMergeTests {
 
 /// Two calls asked for at once: `first` starts runs that call `a` and `b`,
 /// `second` runs that call `c` and `d`. Each run hops before it calls, so
-/// the order the calls are made in is the threads'.
+/// the order the calls are made in is the threads'. The second and the
+/// fourth answer emit the set answered so far: equal sets, built in
+/// different orders on different paths.
 struct Racer: StateMachine {
   struct State: Equatable, Sendable { var answered: Set<String> = [] }
   enum Input: Sendable { case first, second, answered(String) }
-  typealias Output = Never
+  typealias Output = Set<String>
 
   let call: ExploredCall<String, String, CancellationError>
 
-  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
     switch input {
     case .first: return .merge(run("a"), run("b"))
     case .second: return .merge(run("c"), run("d"))
     case .answered(let name):
       state.answered.insert(name)
-      return .none
+      return state.answered.count.isMultiple(of: 2) ? .emit(state.answered) : .none
     }
   }
 
-  private func run(_ name: String) -> Effect<Input, Never> {
+  private func run(_ name: String) -> Effect<Input, Output> {
     let call = self.call
     return .run { send in
       await Task.yield()
@@ -279,7 +297,9 @@ struct ExplorationDeterminismTests {
   }
   .invariant("only what was asked for is answered") { $0.state.answered.count <= 2 * $0.inputs.count }
 
-  @Test("Calls made at once by racing tasks: four runs of one exploration give equal counts")
+  @Test(
+    "Calls made at once by racing tasks, outputs holding sets built in any order: four runs of one exploration give equal counts"
+  )
   func racingCallsGiveEqualCounts() async {
     var counts: [String] = []
     for _ in 0..<4 {
@@ -287,6 +307,23 @@ struct ExplorationDeterminismTests {
       counts.append("\(report.executions)/\(report.distinctStates)")
     }
     #expect(Set(counts).count == 1, "\(counts)")
+  }
+
+  @Test("The composer's exploration, four times: equal counts and the same first failure")
+  func composerFourTimes() async {
+    var results: [String] = []
+    for _ in 0..<4 {
+      let report = await ExplorationMergeTests.composer.explore()
+      results.append("\(report.executions)/\(report.distinctStates) \(report.failure?.token ?? "-")")
+    }
+    #expect(Set(results).count == 1, "\(results)")
+  }
+
+  @Test("A seeded search, twice: the same executions, states and failure")
+  func searchRepeats() async {
+    let first = await ExplorationSearchTests.exploration.search(.pct(changePoints: 3), seed: 11, runs: 60)
+    let second = await ExplorationSearchTests.exploration.search(.pct(changePoints: 3), seed: 11, runs: 60)
+    #expect("\(first)" == "\(second)")
   }
 }
 
