@@ -415,7 +415,7 @@ public struct Exploration<Machine: StateMachine>: Sendable {
         feature.send(input)
         sent.append(input)
       case .answer(let label, let answer):
-        guard let call = world.calls.first(where: { $0.label == label }), answer < call.answers.count,
+        guard let call = world.calls.first(where: { $0.label == label }), answer < call.answerCount,
           let taken = world.take(call.id)
         else { return false }
         taken.resume(answer)
@@ -503,7 +503,7 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       }
       var labels: Set<String> = []
       for call in world.calls where labels.insert(call.label).inserted {
-        for answer in call.answers.indices { steps.append(.answer(call.label, answer)) }
+        for answer in 0..<call.answerCount { steps.append(.answer(call.label, answer)) }
       }
       if world.clock.nextDeadline != nil { steps.append(.advanceTime) }
       return steps

@@ -290,14 +290,14 @@ extension Exploration {
   /// `String(reflecting:)` equal, or — when only the order of a set's or
   /// dictionary's elements differs —
   /// ``ActorMVVMSupport/Reflection/canonicalDescription(_:)`` equal.
-  /// Identities are looked up by `rest` and a histogram of the bytes of the
-  /// outputs' description (which that order does not change); the states
+  /// Identities are looked up by `rest` and a fingerprint of the bytes of
+  /// the outputs' description (which that order does not change); the states
   /// in one bucket are compared one by one. The state is never described:
   /// describing it cost a third of an execution.
   struct StateIndex {
     private struct Coarse: Hashable {
       let rest: String
-      let outputs: [UInt32]
+      let outputs: UInt64
     }
     private struct Entry {
       let state: Machine.State
@@ -312,7 +312,7 @@ extension Exploration {
     /// The number of `identity`'s state, and whether it is new.
     mutating func insert(_ identity: StateIdentity) -> (node: Int, isNew: Bool) {
       let outputsText = String(reflecting: identity.outputs)
-      let coarse = Coarse(rest: identity.rest, outputs: Self.histogram(outputsText))
+      let coarse = Coarse(rest: identity.rest, outputs: Self.orderFree(outputsText))
       var entries = buckets[coarse, default: []]
       var canonical: String?
       for index in entries.indices where entries[index].state == identity.state {
@@ -333,12 +333,16 @@ extension Exploration {
       return (count - 1, true)
     }
 
-    /// How many times each byte occurs in `text`'s UTF-8.
-    private static func histogram(_ text: String) -> [UInt32] {
-      var counts = [UInt32](repeating: 0, count: 256)
-      var text = text
-      text.withUTF8 { bytes in for byte in bytes { counts[Int(byte)] += 1 } }
-      return counts
+    /// A fingerprint of `text` that depends on which bytes it holds, not
+    /// on their order: the wrapping sum of a mix of each byte.
+    private static func orderFree(_ text: String) -> UInt64 {
+      var sum: UInt64 = 0
+      for byte in text.utf8 {
+        var mixed = (UInt64(byte) &+ 1) &* 0x9E37_79B9_7F4A_7C15
+        mixed ^= mixed >> 29
+        sum &+= mixed &* 0xBF58_476D_1CE4_E5B9
+      }
+      return sum
     }
   }
 }

@@ -14,7 +14,8 @@ public final class ExplorationWorld: Sendable {
     /// `name(argument)`: what identifies the call in a trace and in a
     /// state's key.
     let label: String
-    let answers: [String]
+    /// How many answers the explorer can pick from.
+    let answerCount: Int
     let resume: @Sendable (Int) -> Void
     /// Resumes the caller as if it had been cancelled.
     let cancel: @Sendable () -> Void
@@ -114,13 +115,14 @@ public final class ExplorationWorld: Sendable {
   /// Registers a call; returns its id, or nil once the world is closed
   /// (the caller then ends as if cancelled).
   func register(
-    label: String, answers: [String], resume: @escaping @Sendable (Int) -> Void,
+    label: String, answerCount: Int, resume: @escaping @Sendable (Int) -> Void,
     cancel: @escaping @Sendable () -> Void
   ) -> UInt64? {
     pending.withLock { state in
       guard !state.closed else { return nil }
       state.next += 1
-      state.calls.append(Pending(id: state.next, label: label, answers: answers, resume: resume, cancel: cancel))
+      state.calls.append(
+        Pending(id: state.next, label: label, answerCount: answerCount, resume: resume, cancel: cancel))
       return state.next
     }
   }
@@ -166,7 +168,7 @@ public struct ExploredCall<Argument: Sendable, Value: Sendable, Failure: Error>:
       await withCheckedContinuation { continuation in
         call.wait(continuation) {
           world.register(
-            label: label, answers: choices.map(Self.describe),
+            label: label, answerCount: choices.count,
             resume: {
               if case .failure = choices[$0] { world.note(name, .failed) } else { world.note(name, .answered) }
               call.resume(choices[$0])
@@ -183,13 +185,6 @@ public struct ExploredCall<Argument: Sendable, Value: Sendable, Failure: Error>:
       }
     }
     return try result.get()
-  }
-
-  static func describe(_ result: Result<Value, Failure>) -> String {
-    switch result {
-    case .success(let value): "success(\(Secrets.describe(value)))"
-    case .failure(let error): "failure(\(Secrets.describe(error)))"
-    }
   }
 }
 
