@@ -82,7 +82,8 @@ let package = Package(
         "LoginFeature", "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
       ]),
     .executableTarget(name: "repl", dependencies: ["ReplCore", "ActorMVVMStorage"]),
-    .executableTarget(name: "Benchmarks", dependencies: ["ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI"]),
+    .executableTarget(
+      name: "Benchmarks", dependencies: ["ActorMVVMSupport", "ActorMVVM", "ActorMVVMOperators", "ActorMVVMUI"]),
     // Exploring every order, timed: apart from Benchmarks, whose rows the testing module's job count would change.
     .executableTarget(
       name: "ExplorationBenchmark", dependencies: ["ActorMVVM", "ActorMVVMTesting", "AppExplorations"]),

@@ -86,6 +86,16 @@ enum RxSuite {
       name: "feature mailbox inputs vs awaited actor calls", unit: "event", count: 2_000_000, check: { $1 == $0 },
       run: { count in await mailboxInputs(count) },
       baseline: { count in await awaitedActorInputs(count) }),
+    // Issue #50: like for like — the awaited send against the awaited
+    // plain actor, one task, one await per input.
+    RxWorkload(
+      name: "feature perform vs awaited actor calls", unit: "event", count: 2_000_000, check: { $1 == $0 },
+      run: { count in await performedInputs(count) },
+      baseline: { count in await awaitedActorInputs(count) }),
+    RxWorkload(
+      name: "feature perform vs awaited locking actor calls", unit: "event", count: 2_000_000,
+      check: { $1 == $0 }, run: { count in await performedInputs(count) },
+      baseline: { count in await awaitedLockingActorInputs(count) }),
   ]
 
   /// Runs `workload` (or its baseline) over `count` and checks the sum.
@@ -113,8 +123,15 @@ enum RxSuite {
     return sum
   }
 
-  /// The baseline: a plain actor that iterates an `AsyncStream` in its own
-  /// isolation (no hop per input), the stream fed by the same one sender.
+  /// One task awaiting each input's reduction: `await feature.perform(.add)`.
+  static func performedInputs(_ count: Int) async -> Int {
+    let feature = Feature(Counter(), initialState: .init(), counters: LifetimeCounters())
+    for _ in 0..<count { await feature.perform(.add) }
+    let sum = await feature.state.count
+    await feature.finish()
+    return sum
+  }
+
   /// The baseline a reader asks about first ("why not just use an
   /// actor?"): one task awaiting a plain actor's method per input.
   static func awaitedActorInputs(_ count: Int) async -> Int {
@@ -123,6 +140,15 @@ enum RxSuite {
     return await counter.count
   }
 
+  /// The same, with a method that takes a lock (``LockingCounter``).
+  static func awaitedLockingActorInputs(_ count: Int) async -> Int {
+    let counter = LockingCounter()
+    for _ in 0..<count { await counter.add() }
+    return await counter.count
+  }
+
+  /// The baseline: a plain actor that iterates an `AsyncStream` in its own
+  /// isolation (no hop per input), the stream fed by the same one sender.
   static func plainActorInputs(_ count: Int) async -> Int {
     let counter = PlainCounter()
     let (stream, continuation) = AsyncStream<Void>.makeStream()

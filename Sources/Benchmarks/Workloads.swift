@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMOperators
+import ActorMVVMSupport
 import Foundation
 
 /// A counter: the cheapest possible transition, so the runtime is what is measured.
@@ -35,6 +36,20 @@ actor PlainCounter {
   /// Counts `stream`'s elements in this actor's isolation: no hop per element.
   func consume(_ stream: AsyncStream<Void>) async {
     for await _ in stream { count += 1 }
+  }
+}
+
+/// A plain actor whose method also takes a lock, as a feature's awaited
+/// input takes its mailbox's: the awaited call with a body the optimizer
+/// cannot see through. (With `add()`'s body alone it keeps the task on the
+/// actor between calls and the call costs one switch; with any call it
+/// cannot inline, the task goes back to the generic executor after each.)
+actor LockingCounter {
+  var count = 0
+  let log = Locked(0)
+  func add() {
+    count += 1
+    log.withLock { $0 += 1 }
   }
 }
 

@@ -194,7 +194,14 @@ struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
 
   /// Runs not yet finished: live runs plus cancelled ones still winding down.
   @inlinable
-  var activeCount: Int { liveCount + winding.count }
+  var activeCount: Int {
+    guard let storage else { return 0 }  // (no books: none, and no empty books made to say so)
+    return storage.books.live.count + pendingLive + storage.books.winding.count
+  }
+
+  /// Whether runs were recorded that `startPending` has not started.
+  @inlinable
+  var hasPending: Bool { storage.map { !$0.books.pending.isEmpty } ?? false }
 
   /// Every task that may not have returned yet.
   @inlinable

@@ -88,10 +88,25 @@ public final actor Feature<Machine: StateMachine> {
   @exclusivity(unchecked) @usableFromInline var batch: [Mailbox<Machine>.Message] = []
   /// Running → finishing → finished, and who waits for idle or finish:
   /// a pure machine (``FeatureLifecycle``) this actor feeds and obeys.
-  @usableFromInline var lifecycle = FeatureLifecycle<FeatureWaiter>()
+  ///
+  /// `@exclusivity(unchecked)`, like ``batch``: an awaited input
+  /// (``perform(_:)``) reads it, and a dynamic check cost more than the
+  /// rest of that input's transition. Safe because every access is this
+  /// actor's, synchronous, and calls no code but ``FeatureLifecycle``'s own
+  /// pure methods (waiters are resumed after the access, never inside it),
+  /// so no access can begin while another is under way.
+  @exclusivity(unchecked) @usableFromInline var lifecycle = FeatureLifecycle<FeatureWaiter>()
   /// The opt-in trace and the transition observers, allocated only for a
   /// feature that has either: nil is the one branch an input pays for them.
-  @usableFromInline var instrumentation: Instrumentation<Machine>?
+  ///
+  /// `@exclusivity(unchecked)`, for the same reason as ``lifecycle``. Safe
+  /// because every access is this actor's and synchronous, and none spans a
+  /// call into a sink or an observer: each access reads the reference (or
+  /// the observers) out, ends, and only then are they called — so an
+  /// observer that reenters the feature (`assumeIsolated`) to stop
+  /// observing replaces it outside any access.
+  /// `ReaderBoundTests.observerReenters` does that in the middle of a transition.
+  @exclusivity(unchecked) @usableFromInline var instrumentation: Instrumentation<Machine>?
   // The state last, after the lifecycle's phase: its few odd bytes (the
   // slot's tag) end the object rather than padding a word in its middle.
   /// The state, in a ``StateSlot``, never a bare `State` (see there: a
@@ -188,6 +203,69 @@ public final actor Feature<Machine: StateMachine> {
     }
   }
 
+  /// Sends `input` and returns once it is reduced: the awaited form of
+  /// ``send(_:)``, for "do this and tell me when it is done" — a
+  /// pull-to-refresh that ends its spinner, a coordinator step, a test.
+  ///
+  /// ```swift
+  /// let state = await feature.perform(.refreshPulled)
+  /// ```
+  ///
+  /// - Isolation: runs on the feature's actor; the `await` is the
+  ///   runtime's own switch onto it, as for any actor method.
+  /// - Ordering: reduces what is already in the mailbox first — every
+  ///   input this task sent before, and what other senders and effects
+  ///   sent — then `input`, in one batch. Each sender's order is kept.
+  /// - What it waits for: the transition, its outputs emitted and the runs
+  ///   it asks for started; not their results (``idle()`` waits for those).
+  /// - Causes, tracing, observers and guarantees are ``send(_:)``'s: sent
+  ///   while a ``Cause`` is current, the input carries it.
+  /// - After ``finish()``: nothing is reduced; the input counts in
+  ///   ``droppedInputCount``, as a sent one would.
+  /// - Returns: the state after the transition.
+  ///
+  /// Use ``send(_:)`` from a view's event handlers: it never suspends, and
+  /// the reduction runs on the feature's actor off the main thread. Use
+  /// `perform` where the caller needs the transition done before it goes
+  /// on; its cost is an awaited actor call's.
+  @inlinable
+  @discardableResult
+  public func perform(_ input: Input) -> State {
+    guard mailbox.takeBeforeAwaitedInput(into: &batch) else { return current.value }
+    let cause = Cause.currentIfUsed
+    if batch.isEmpty {
+      // Nothing pending (the usual case): the input alone, without the
+      // batch — the same transition `process()` would make of it.
+      if cause == nil, instrumentation == nil {
+        let effect = machine.reduce(into: &current.value, input)
+        if case .none = effect.kind {} else { performAndStart(effect) }
+      } else {
+        if let cause { reduce(input, causedBy: cause) } else { reduce(input) }
+        if runner.hasPending { startPending() }
+      }
+      publish()
+    } else {
+      batch.append(cause.map { .caused(input, $0) } ?? .input(input))
+      process()
+    }
+    if lifecycle.hasIdleWaiters { resumeIdleWaitersIfIdle() }
+    return current.value
+  }
+
+  /// ``perform(_:)``'s effect: its runs recorded, then started.
+  @usableFromInline
+  func performAndStart(_ effect: Effect<Input, Output>) {
+    perform(effect)
+    startPending()
+  }
+
+  /// Starts the runs recorded since the last start.
+  @inlinable
+  func startPending() {
+    let mailbox = self.mailbox
+    runner.startPending(host: mailbox.host, counters: counters) { mailbox.push(.effect($0)) }
+  }
+
   /// Sends every element of `inputs` until it ends, the binding is
   /// cancelled, or the feature finishes (which cancels it). The sequence is
   /// iterated in its own task; its elements keep their order.
@@ -248,7 +326,9 @@ public final actor Feature<Machine: StateMachine> {
   // MARK: Outputs
 
   /// The state after every input reduced so far, including every input this
-  /// task sent before reading it (pending inputs are reduced first).
+  /// task sent before reading it (what is pending is reduced first; what
+  /// those reductions send in turn is left to the feature's drain, so a
+  /// machine that keeps sending never keeps a reader waiting).
   @inlinable
   public var state: State {
     drainPending()
@@ -366,7 +446,10 @@ public final actor Feature<Machine: StateMachine> {
     return FeatureBusy(feature: "\(Machine.self)", runningEffects: running, timeout: timeout)
   }
 
-  /// Reduces every input sent before the call, without waiting for effects.
+  /// Reduces every input sent before the call, without waiting for effects
+  /// (and without reducing what those reductions send in turn: that is the
+  /// feature's drain's, so a machine that keeps sending never keeps the
+  /// caller waiting).
   @inlinable
   public func flush() {
     drainPending()
@@ -424,10 +507,14 @@ public final actor Feature<Machine: StateMachine> {
     resumeIdleWaitersIfIdle()
   }
 
-  /// An inline drain for readers; leaves the schedule to the scheduled task.
+  /// An inline drain for readers: reduces what is pending now, once —
+  /// every input sent before the call — and leaves what those reductions
+  /// send (an effect or a dependency feeding back) and the schedule to the
+  /// scheduled task. (A drain until empty never returns on a machine whose
+  /// reductions keep sending.)
   @inlinable
   func drainPending() {
-    while mailbox.take(into: &batch, release: false) { process() }
+    if mailbox.take(into: &batch, release: false) { process() }
     resumeIdleWaitersIfIdle()
   }
 
@@ -462,8 +549,7 @@ public final actor Feature<Machine: StateMachine> {
       }
     }
     batch.removeAll(keepingCapacity: true)
-    let mailbox = self.mailbox
-    runner.startPending(host: mailbox.host, counters: counters) { mailbox.push(.effect($0)) }
+    startPending()
     publish()
   }
 

@@ -99,6 +99,9 @@ struct FeatureLifecycle<Waiter> {
     idleWaiters.append(waiter)
   }
 
+  /// Whether anyone waits for idle.
+  @inlinable var hasIdleWaiters: Bool { !idleWaiters.isEmpty }
+
   /// After a drain: the idle waiters to release, if no effect is active
   /// (`activeEffects`), else none. On the input path, so inlinable and one
   /// branch when nobody waits.

@@ -258,6 +258,21 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     }
   }
 
+  /// For an awaited input (``Feature/perform(_:)``): swaps the pending
+  /// messages, if any, into `batch` (which must be empty) and returns true;
+  /// once closed, counts the input dropped and returns false. One lock.
+  @inlinable
+  func takeBeforeAwaitedInput(into batch: inout [Message]) -> Bool {
+    state.withLock { state in
+      if state.closed {
+        state.madeExtras().dropped += 1
+        return false
+      }
+      if !state.buffer.isEmpty { swap(&state.buffer, &batch) }
+      return true
+    }
+  }
+
   /// Ends a turn of the drain: when something is pending, asks its task
   /// for another turn (``takeTurnRequest()``) and returns true; when
   /// nothing is, releases the schedule and returns false.
