@@ -35,7 +35,7 @@ struct Echo: StateMachine {
 @Suite("Readers return on a machine that keeps sending", .timeLimit(.minutes(1)))
 struct ReaderBoundTests {
   @Test(
-    "state, flush and idle reduce what was pending when they were called, and return, though every reduction sends again",
+    "state, flush and idle reduce what was pending when they were called (and a bounded number of batches after), and return, though every reduction sends again",
     arguments: [true, false])
   func readersReturn(reentrant: Bool) async {
     let feature = Echo.feature(reentrant: reentrant)
@@ -45,8 +45,8 @@ struct ReaderBoundTests {
     await feature.flush()
     if reentrant { await feature.idle() }  // an echoing effect is never idle
     let later = await feature.state.count
-    // The synchronous echo is in the mailbox when each reader returns, so
-    // every reader reduces one more; an effect's echo arrives when its task
+    // The synchronous echo is in the mailbox when each reader is called, so
+    // every reader reduces more; an effect's echo arrives when its task
     // runs, which no reader waits for.
     #expect(reentrant ? later > first : later >= first)
     await feature.finish()
