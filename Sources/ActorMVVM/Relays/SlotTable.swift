@@ -85,8 +85,7 @@ struct Wakeups<Value: Sendable> {
   /// Resumes every collected subscriber with `value`. Call outside the lock.
   @inlinable
   func resume(returning value: Value) {
-    guard let first else { return }  // none: `rest` fills only after `first`
-    first.resume(returning: value)
+    first?.resume(returning: value)
     for waiter in rest { waiter.resume(returning: value) }
   }
 }

@@ -194,10 +194,7 @@ struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
 
   /// Runs not yet finished: live runs plus cancelled ones still winding down.
   @inlinable
-  var activeCount: Int {
-    guard let storage else { return 0 }  // (no books: none, and no empty books made to say so)
-    return storage.books.live.count + pendingLive + storage.books.winding.count
-  }
+  var activeCount: Int { liveCount + winding.count }
 
   /// Whether runs were recorded that `startPending` has not started.
   @inlinable
