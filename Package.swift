@@ -5,9 +5,10 @@ import PackageDescription
 
 let package = Package(
   name: "ActorMVVM",
-  // Observation's floor: an app that supports iOS 17 adds the package.
-  // Anything newer is used behind `#available` (Scripts/availability-check.py).
-  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+  // Typed AsyncSequence (`Failure`, `next(isolation:)`) and task executors.
+  // Anything newer is used behind `#available`; Scripts/apple-check.sh has the
+  // compiler check every module an app links at this floor, for Apple targets.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "ActorMVVM", targets: ["ActorMVVM"]),
     .library(name: "ActorMVVMOperators", targets: ["ActorMVVMOperators"]),
@@ -16,11 +17,12 @@ let package = Package(
     .library(name: "ActorMVVMUI", targets: ["ActorMVVMUI"]),
     .library(name: "ActorMVVMNetworking", targets: ["ActorMVVMNetworking"]),
     .library(name: "ActorMVVMStorage", targets: ["ActorMVVMStorage"]),
-    .library(name: "AppCoordinator", targets: ["AppCoordinator"]),
+    .library(name: "ActorMVVMCoordinator", targets: ["ActorMVVMCoordinator"]),
     // The reference app (the five articles' features, the embedded backend,
-    // the interview app) is targets of this package, not products: an app
-    // that adds the package is offered the libraries above and the REPL.
-    .executable(name: "repl", targets: ["repl"]),
+    // the interview app, the REPL) is targets of this package, not products:
+    // an app that adds the package sees the libraries above and nothing else,
+    // and `swift run repl` still works from a clone (SwiftPM makes an
+    // executable target of the root package runnable by name).
   ],
   targets: [
     // The lock word and the atomics under the runtime (C: `Synchronization` is above the floor).
@@ -61,14 +63,15 @@ let package = Package(
     .target(
       name: "InterviewFeature", dependencies: ["ActorMVVM", "ActorMVVMNetworking", "ActorMVVMStorage", "LoginFeature"]),
     // Navigation for any app: a flow machine's commands, obeyed by a coordinator that names no app.
-    .target(name: "AppCoordinator", dependencies: ["ActorMVVMSupport", "ActorMVVM"]),
+    .target(name: "ActorMVVMCoordinator", dependencies: ["ActorMVVMSupport", "ActorMVVM"]),
     // The five articles' app: its composition root (the only target that builds the
     // features' Data types; ReplCore names a few, for its store's shape and the Naver
     // credentials), its flow machine and its screens.
     .target(
       name: "InterviewApp",
       dependencies: [
-        "ActorMVVM", "AppCoordinator", "ActorMVVMNetworking", "ActorMVVMStorage", "WeatherFeature", "LoginFeature",
+        "ActorMVVM", "ActorMVVMCoordinator", "ActorMVVMNetworking", "ActorMVVMStorage", "WeatherFeature",
+        "LoginFeature",
         "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
       ]),
     // The headless view layer: a testable core and its executable.
@@ -76,7 +79,8 @@ let package = Package(
       name: "ReplCore",
       dependencies: [
         "ActorMVVMSupport",
-        "ActorMVVM", "AppCoordinator", "InterviewApp", "EmbeddedBackend", "ActorMVVMNetworking", "ActorMVVMStorage",
+        "ActorMVVM", "ActorMVVMCoordinator", "InterviewApp", "EmbeddedBackend", "ActorMVVMNetworking",
+        "ActorMVVMStorage",
         "WeatherFeature",
         "ReplTerminalShims", "ActorMVVMJobCount",
         "LoginFeature", "FindNumberFeature", "DirectionsFeature", "InterviewFeature",
@@ -99,7 +103,7 @@ let package = Package(
       name: "AppExplorations",
       dependencies: [
         "ActorMVVMSupport", "ActorMVVM", "ActorMVVMTesting", "WeatherFeature", "LoginFeature", "FindNumberFeature",
-        "DirectionsFeature", "AppCoordinator", "InterviewApp", "InterviewFeature",
+        "DirectionsFeature", "ActorMVVMCoordinator", "InterviewApp", "InterviewFeature",
       ],
       path: "Tests/AppExplorations"),
     .testTarget(
@@ -158,13 +162,14 @@ let package = Package(
       dependencies: ["InterviewFeature", "LoginFeature", "EmbeddedBackend", "ActorMVVMTesting", "ActorMVVMStorage"]),
     // A second app of the tests' own, with no interview type in it.
     .testTarget(
-      name: "AppCoordinatorTests",
-      dependencies: ["ActorMVVMSupport", "AppCoordinator", "ActorMVVM", "ActorMVVMTesting", "ActorMVVMJobCount"]),
+      name: "ActorMVVMCoordinatorTests",
+      dependencies: ["ActorMVVMSupport", "ActorMVVMCoordinator", "ActorMVVM", "ActorMVVMTesting", "ActorMVVMJobCount"]),
     .testTarget(
       name: "InterviewAppTests",
       dependencies: [
         "ActorMVVMSupport",
-        "InterviewApp", "AppCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature", "LoginFeature",
+        "InterviewApp", "ActorMVVMCoordinator", "EmbeddedBackend", "ActorMVVMTesting", "InterviewFeature",
+        "LoginFeature",
         "ActorMVVMNetworking", "ActorMVVMStorage", "WeatherFeature", "ActorMVVMTestSupport",
         "AppExplorations",
       ]),
@@ -172,7 +177,7 @@ let package = Package(
       name: "ReplTests",
       dependencies: [
         "ActorMVVMSupport",
-        "ReplCore", "AppCoordinator", "InterviewApp", "ActorMVVM", "ActorMVVMTesting", "EmbeddedBackend",
+        "ReplCore", "ActorMVVMCoordinator", "InterviewApp", "ActorMVVM", "ActorMVVMTesting", "EmbeddedBackend",
         "ActorMVVMNetworking",
         "ActorMVVMStorage", "ActorMVVMJobCount",
       ],
@@ -183,7 +188,7 @@ let package = Package(
         "ActorMVVMSupport",
         "ActorMVVM", "ActorMVVMOperators", "ActorMVVMTesting", "ActorMVVMNetworking", "ActorMVVMStorage",
         "EmbeddedBackend",
-        "AppCoordinator", "InterviewApp", "ReplCore",
+        "ActorMVVMCoordinator", "InterviewApp", "ReplCore",
         "LoginFeature", "ActorMVVMJobCount",
       ]),
   ],

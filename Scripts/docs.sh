@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(ActorMVVM ActorMVVMSupport ActorMVVMOperators ActorMVVMUI ActorMVVMTesting AppCoordinator)
+modules=(ActorMVVM ActorMVVMSupport ActorMVVMOperators ActorMVVMUI ActorMVVMTesting ActorMVVMCoordinator)
 scratch=.build-docs
 rm -rf "$scratch/archives"
 mkdir -p "$scratch/archives"

@@ -6,8 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 swift format lint --strict --recursive --parallel Package.swift Sources Tests  # the style, as Scripts/lint.sh
-# Nothing above the platform floor outside #available (the check proves itself first
-# on planted uses: an unguarded Task.immediateDetached, Mutex, Atomic, TaskExecutor).
+# The compiler's Apple check: every module an app links type-checked for the iOS,
+# macOS, tvOS and watchOS simulators at the declared floor (controls first; below
+# the floor it must fail).
+Scripts/apple-check.sh
+# Nothing above the floor outside #available, by text, where the compiler cannot
+# look (modules importing Foundation, XCTest or Testing; the tests). It proves
+# itself first on planted uses.
 python3 Scripts/availability-check.py --self-test
 python3 Scripts/availability-check.py
 # One door into the runtime: no `package` declaration in ActorMVVM, no @testable import in Sources.

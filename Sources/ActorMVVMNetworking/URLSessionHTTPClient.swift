@@ -33,7 +33,7 @@ public actor URLSessionHTTPClient: HTTPClient {
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method.rawValue
     urlRequest.httpBody = request.body
-    urlRequest.timeoutInterval = request.timeout.seconds
+    urlRequest.timeoutInterval = timeInterval(request.timeout)
     for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
 
     let transfer = Transfer()
@@ -120,10 +120,10 @@ private final class Transfer: Sendable {
   }
 }
 
-extension Duration {
-  /// The duration in (fractional) seconds.
-  public var seconds: Double {
-    let (seconds, attoseconds) = components
-    return Double(seconds) + Double(attoseconds) / 1e18
-  }
+/// `duration` in (fractional) seconds, as `URLRequest.timeoutInterval` takes it.
+/// A free function, not an extension of `Duration`: an app that links
+/// networking gets no new name on a standard-library type.
+func timeInterval(_ duration: Duration) -> Double {
+  let (seconds, attoseconds) = duration.components
+  return Double(seconds) + Double(attoseconds) / 1e18
 }

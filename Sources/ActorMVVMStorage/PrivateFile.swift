@@ -19,10 +19,10 @@ public enum PrivateFile {
     defer { try? handle.close() }
     do {
       try handle.write(contentsOf: data)
-      try handle.synchronize()
     } catch {
       throw .writeFailed(path: url.path, reason: "\(error.localizedDescription)")
     }
+    try sync(handle, path: url.path)
   }
 
   /// Opens `url` for appending, creating it with mode 0600 if it does not
@@ -31,11 +31,9 @@ public enum PrivateFile {
   /// whatever it points to is never what was meant.
   /// - Throws: ``StorageError/writeFailed(path:reason:)``.
   public static func openForWriting(_ url: URL) throws(StorageError) -> FileHandle {
-    var status = stat()
-    if lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
-      throw .writeFailed(path: url.path, reason: "it is a symbolic link; refusing to follow it")
-    }
-    // O_NOFOLLOW too: a link made between the check and the open is refused.
+    // O_NOFOLLOW: the open itself refuses a link (ELOOP), so there is no
+    // check-then-open window, and no `stat` call (a file-timestamp API that
+    // Apple's privacy manifest would have to give a reason for).
     let handle = try open(url, flags: O_CREAT | O_TRUNC | O_NOFOLLOW)
     guard fchmod(handle.fileDescriptor, 0o600) == 0 else {
       throw .writeFailed(path: url.path, reason: String(cString: strerror(errno)))
@@ -55,10 +53,13 @@ public enum PrivateFile {
     let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     do {
       try handle.write(contentsOf: data)
-      try handle.synchronize()
     } catch {
       try? handle.close()
       throw .writeFailed(path: directory.path, reason: "\(error.localizedDescription)")
+    }
+    do throws(StorageError) { try sync(handle, path: directory.path) } catch {
+      try? handle.close()
+      throw error
     }
     return handle
   }
@@ -76,7 +77,21 @@ public enum PrivateFile {
     #else
       let descriptor = Darwin.open(url.path, O_WRONLY | O_CLOEXEC | flags, 0o600)
     #endif
-    guard descriptor >= 0 else { throw .writeFailed(path: url.path, reason: String(cString: strerror(errno))) }
+    guard descriptor >= 0 else {
+      let failure = errno
+      if failure == ELOOP, flags & O_NOFOLLOW != 0 {
+        throw .writeFailed(path: url.path, reason: "it is a symbolic link; refusing to follow it")
+      }
+      throw .writeFailed(path: url.path, reason: String(cString: strerror(failure)))
+    }
     return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+  }
+
+  /// Makes what was written to `handle` durable (`F_FULLFSYNC` on Apple
+  /// systems, whose `fsync` does not reach the disk; `fsync` elsewhere).
+  private static func sync(_ handle: FileHandle, path: String) throws(StorageError) {
+    guard storage_full_sync(handle.fileDescriptor) == 0 else {
+      throw .writeFailed(path: path, reason: String(cString: strerror(errno)))
+    }
   }
 }

@@ -28,3 +28,10 @@ int storage_name_nameless(int fd, const char *path) {
   return -1;
 #endif
 }
+
+int storage_full_sync(int fd) {
+#if defined(F_FULLFSYNC)
+  if (fcntl(fd, F_FULLFSYNC) == 0) return 0;
+#endif
+  return fsync(fd);
+}

@@ -14,8 +14,7 @@ import Testing
 ///   The bubble's jobs are counted by both.
 /// - Elsewhere — an Apple build, or Linux with
 ///   `ACTORMVVM_JOB_COUNT=task-executor` — the bubble's own count decides
-///   (iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2 and later; a
-///   simulator of those runs the tests of an iOS 17 app). It does not see
+///   (every OS the package supports). It does not see
 ///   main-actor jobs, or a `Task {}` the code under test starts itself; work a
 ///   neighbouring test keeps running never delays it.
 /// - Below those versions there is no bubble: `body` runs as it is, and
@@ -95,7 +94,7 @@ public enum TestBubble {
   /// inheriting the task-locals). In a bubble the task prefers the bubble's
   /// executor, so a ``TestClock`` gate or advance waits for it; a plain
   /// `Task {}` there is not seen (an unstructured task does not inherit an
-  /// executor preference), and below iOS 18 / macOS 15 there is no bubble.
+  /// executor preference).
   @discardableResult
   public static func task<Success: Sendable>(
     _ operation: sending @escaping () async -> Success

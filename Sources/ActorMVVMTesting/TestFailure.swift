@@ -89,9 +89,8 @@ package enum XCTestCases {
     /// Safe to share across threads (`Locked` is `@unchecked Sendable`)
     /// though `XCTestCase` is not `Sendable`: the lock guards the reference, and the one method called on it from
     /// other threads is the one `XCTFail` itself calls, from whatever thread
-    /// `XCTFail` runs on, on the case XCTest has current (swift-corelibs-xctest:
-    /// `recordFailure(withDescription:inFile:atLine:expected:)`; Apple's
-    /// XCTest: `record(_:)`). `XCTestFailureRouteTests` records from detached
+    /// `XCTFail` runs on, on the case XCTest has current
+    /// (`recordFailure(withDescription:inFile:atLine:expected:)`). `XCTestFailureRouteTests` records from detached
     /// tasks and from the main actor while a case runs.
     fileprivate struct Current {
       var testCase: XCTestCase?
@@ -148,22 +147,30 @@ package enum XCTestCases {
   fileprivate static func recordFailure(_ message: String, sourceLocation: SourceLocation) -> Bool {
     #if canImport(XCTest)
       guard let testCase = current.withLock({ $0.testCase }) else { return false }
-      #if canImport(Darwin)
-        let location = XCTSourceCodeLocation(filePath: sourceLocation.filePath, lineNumber: sourceLocation.line)
-        let issue = XCTIssue(
-          type: .assertionFailure, compactDescription: message,
-          sourceCodeContext: XCTSourceCodeContext(location: location))
-        testCase.record(issue)
-      #else
-        testCase.recordFailure(
-          withDescription: message, inFile: sourceLocation.filePath, atLine: sourceLocation.line, expected: true)
-      #endif
+      // One call for both frameworks, compiled and tested here: the method
+      // swift-corelibs-xctest's `XCTFail` calls, which Apple's XCTest also
+      // has (it turns it into an `XCTIssue`). Called through a protocol, so
+      // Apple's deprecation of the name in favour of `record(_:)` is no
+      // warning in an app's build.
+      (testCase as any XCTestFailureRecording).recordFailure(
+        withDescription: message, inFile: sourceLocation.filePath, atLine: sourceLocation.line, expected: true)
       return true
     #else
       return false
     #endif
   }
 }
+
+#if canImport(XCTest)
+  /// The failure entry point `XCTestCase` has on every platform:
+  /// swift-corelibs-xctest's and Apple's XCTest declare it alike.
+  protocol XCTestFailureRecording {
+    func recordFailure(
+      withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool)
+  }
+
+  extension XCTestCase: XCTestFailureRecording {}
+#endif
 
 /// Called by the load-time constructor (ActorMVVMTestingBoot).
 @_cdecl("actormvvm_testing_observe_xctest_at_load")

@@ -1,5 +1,5 @@
 import ActorMVVM
-import AppCoordinator
+import ActorMVVMCoordinator
 import InterviewFeature
 
 /// The five articles' app, as the coordinator runs it: its screens, the

@@ -1,6 +1,6 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMSupport
-import AppCoordinator
 import DirectionsFeature
 
 /// A command's name and usage line, and for a global command its aliases

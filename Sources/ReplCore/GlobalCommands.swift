@@ -1,4 +1,4 @@
-import AppCoordinator
+import ActorMVVMCoordinator
 import InterviewApp
 
 /// A command every screen takes, declared once: its spec here, its action

@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMJobCount
 import ActorMVVMNetworking
 import ActorMVVMStorage
-import AppCoordinator
 import DirectionsFeature
 import EmbeddedBackend
 import FindNumberFeature

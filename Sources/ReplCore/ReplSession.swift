@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMJobCount
 import ActorMVVMStorage
 import ActorMVVMSupport
-import AppCoordinator
 import EmbeddedBackend
 import Foundation
 import InterviewApp

@@ -1,6 +1,6 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMStorage
-import AppCoordinator
 
 /// A field a screen shows: its name and its value.
 typealias Field = (name: String, value: JSONValue)

@@ -1,6 +1,6 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMTesting
-import AppCoordinator
 import InterviewApp
 import InterviewFeature
 import LoginFeature

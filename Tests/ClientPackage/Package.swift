@@ -13,9 +13,21 @@ let newAppTarget: [SwiftSetting] = [
 
 let package = Package(
   name: "ClientPackage",
-  platforms: [.macOS(.v14), .iOS(.v17)],
+  platforms: [.macOS(.v15), .iOS(.v18)],
   dependencies: [.package(name: "ActorMVVM", path: "../..")],
   targets: [
+    // Modules named as the package's reference app and coordinator name
+    // theirs (and as many apps name their own): the package's graph offers
+    // an app none of those names, so this graph loads and builds.
+    .target(name: "Networking", dependencies: [.product(name: "ActorMVVMNetworking", package: "ActorMVVM")]),
+    .target(name: "LoginFeature", dependencies: [.product(name: "ActorMVVM", package: "ActorMVVM")]),
+    .target(name: "WeatherFeature", dependencies: [.product(name: "ActorMVVM", package: "ActorMVVM")]),
+    .target(
+      name: "AppCoordinator",
+      dependencies: [
+        "LoginFeature", "WeatherFeature", "Networking",
+        .product(name: "ActorMVVMCoordinator", package: "ActorMVVM"),
+      ]),
     .target(
       name: "SearchScreen",
       dependencies: [

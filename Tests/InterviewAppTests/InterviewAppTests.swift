@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMNetworking
 import ActorMVVMStorage
 import ActorMVVMTesting
-import AppCoordinator
 import EmbeddedBackend
 import InterviewApp
 import InterviewFeature

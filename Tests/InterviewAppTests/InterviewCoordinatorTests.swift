@@ -1,7 +1,7 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMSupport
 import ActorMVVMTesting
-import AppCoordinator
 import EmbeddedBackend
 import InterviewApp
 import InterviewFeature

@@ -1,4 +1,4 @@
-import AppCoordinator
+import ActorMVVMCoordinator
 import FindNumberFeature
 import InterviewApp
 import InterviewFeature

@@ -1,7 +1,7 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMTestSupport
 import ActorMVVMTesting
-import AppCoordinator
 import AppExplorations
 import InterviewApp
 import InterviewFeature

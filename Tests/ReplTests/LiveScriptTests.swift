@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMNetworking
 import ActorMVVMSupport
 import ActorMVVMTesting
-import AppCoordinator
 import Dispatch
 import EmbeddedBackend
 import InterviewApp

@@ -1,4 +1,4 @@
-import AppCoordinator
+import ActorMVVMCoordinator
 import InterviewApp
 import Testing
 

@@ -1,7 +1,7 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMNetworking
 import ActorMVVMTesting
-import AppCoordinator
 import EmbeddedBackend
 import Foundation
 import InterviewApp

@@ -1,6 +1,6 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMSupport
-import AppCoordinator
 import EmbeddedBackend
 import InterviewApp
 import LoginFeature

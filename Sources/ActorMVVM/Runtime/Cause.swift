@@ -51,7 +51,7 @@ public struct Cause: Hashable, Sendable, CustomStringConvertible {
   @TaskLocal static var explicit: Cause??
 
   // Once the process has used a cause (`actormvvm_cause_is_ever_used`, a
-  // C flag: `Atomic` is above the floor), `send` looks the task-local up;
+  // C flag beside the runtime's other atomics), `send` looks the task-local up;
   // until then it skips it.
 
   /// The cause of the work the current task does: the one set by

@@ -42,9 +42,8 @@ public struct Send<Input: Sendable>: Sendable {
 ///
 /// The generation and sink are the buffer's header, written once by
 /// ``make(generation:sink:)`` and never again; the "returned" flag is its
-/// one element, read and written only by C atomics (`Synchronization.Atomic`
-/// is above the floor; an element's address is stable, which an atomic
-/// needs). One allocation per run, as before.
+/// one element, read and written only by C atomics (`ActorMVVMAtomics.h`; an
+/// element's address is stable, which an atomic needs). One allocation per run, as before.
 ///
 /// `@unchecked Sendable` is safe because the header is immutable once made
 /// (no other file names `EffectRunTokenStorage`)

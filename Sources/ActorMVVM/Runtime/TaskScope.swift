@@ -22,8 +22,8 @@ import ActorMVVMRuntimeShims
 /// ``preferred`` is set) so a test's job count sees them as it sees the
 /// library's; a job count binds its executor with ``binding(_:isolation:_:)``.
 public enum TaskScope {
-  /// The bound executor: an `any TaskExecutor`, held as `Sendable` because
-  /// the protocol is above the platform floor.
+  /// The bound executor: an `any TaskExecutor`, held as `Sendable` so that a
+  /// scope can also bind a value that is not one (then nothing is preferred).
   public static var bound: (any Sendable)? { boundExecutor }
 
   /// The binding's storage: set only by ``binding(_:isolation:_:)``.

@@ -4,9 +4,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-// The runtime's atomics, in C: `Synchronization.Atomic` needs iOS 18 /
-// macOS 15, and the package's floor is iOS 17 / macOS 14. Each is a
-// compiler builtin on a word whose address is stable (a C global below, or
+// The runtime's atomics, in C: words kept in a `ManagedBuffer` element or a
+// C global rather than in `Synchronization.Atomic` values, so one buffer
+// holds several and a flag costs no allocation. Each is a compiler builtin on a word whose address is stable (a C global below, or
 // an element of a `ManagedBuffer`), `static inline` so the Swift code that
 // calls it compiles it into itself: the same instruction `Atomic` emits.
 // The thread sanitizer instruments these where they are inlined.

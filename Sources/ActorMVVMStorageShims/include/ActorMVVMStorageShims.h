@@ -12,4 +12,10 @@ int storage_open_nameless(const char *directory);
 /// exist), through /proc/self/fd. Returns 0, or -1 with errno set.
 int storage_name_nameless(int fd, const char *path);
 
+/// Makes what was written to `fd` durable: `fcntl(F_FULLFSYNC)` where the
+/// system has it (Apple's `fsync` hands the data to the drive but does not
+/// make the drive write it), `fsync` elsewhere and where the file system
+/// refuses F_FULLFSYNC. Returns 0, or -1 with errno set.
+int storage_full_sync(int fd);
+
 #endif

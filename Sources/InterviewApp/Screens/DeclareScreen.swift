@@ -1,5 +1,5 @@
 import ActorMVVM
-import AppCoordinator
+import ActorMVVMCoordinator
 import InterviewFeature
 
 /// Declaring (reporting) one message: reached from a room, never by name.

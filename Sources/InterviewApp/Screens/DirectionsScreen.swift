@@ -1,5 +1,5 @@
 import ActorMVVM
-import AppCoordinator
+import ActorMVVMCoordinator
 import DirectionsFeature
 
 /// The route finder (seed 003).

@@ -1,5 +1,5 @@
 import ActorMVVM
-import AppCoordinator
+import ActorMVVMCoordinator
 import FindNumberFeature
 
 /// The FindNumber game (seed 002): starts a game as it appears, with the

@@ -1,5 +1,5 @@
 import ActorMVVM
-import AppCoordinator
+import ActorMVVMCoordinator
 import InterviewFeature
 
 /// The interview app's intro (seed 004): checks the service and a stored

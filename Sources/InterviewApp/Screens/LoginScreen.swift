@@ -1,5 +1,5 @@
 import ActorMVVM
-import AppCoordinator
+import ActorMVVMCoordinator
 import LoginFeature
 
 /// The login popup (seed 001). ``InterviewFlow`` opens what waited for login

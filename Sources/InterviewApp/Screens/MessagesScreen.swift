@@ -1,5 +1,5 @@
 import ActorMVVM
-import AppCoordinator
+import ActorMVVMCoordinator
 import InterviewFeature
 
 /// The member's message rooms (seed 004's report flow starts here).

@@ -1,5 +1,5 @@
 import ActorMVVM
-import AppCoordinator
+import ActorMVVMCoordinator
 import InterviewFeature
 
 /// The member's page (seed 004): who is logged in, and logging out.

@@ -1,5 +1,5 @@
 import ActorMVVM
-import AppCoordinator
+import ActorMVVMCoordinator
 import WeatherFeature
 
 /// The weather screen (seed 000): opens on the article's default city.

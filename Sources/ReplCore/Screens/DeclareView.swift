@@ -1,6 +1,6 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMStorage
-import AppCoordinator
 import InterviewApp
 import InterviewFeature
 

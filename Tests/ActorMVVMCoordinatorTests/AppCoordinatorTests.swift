@@ -1,8 +1,8 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMJobCount
 import ActorMVVMSupport
 import ActorMVVMTesting
-import AppCoordinator
 import Testing
 
 /// Every change an observer sees, as its log lines.

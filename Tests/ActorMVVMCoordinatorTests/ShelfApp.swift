@@ -1,7 +1,7 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMSupport
 import ActorMVVMTesting
-import AppCoordinator
 import Foundation
 
 // A second app, defined here and nowhere in the sources: a shelf of tallies.

@@ -1,7 +1,7 @@
 import ActorMVVM
+import ActorMVVMCoordinator
 import ActorMVVMSupport
 import ActorMVVMTesting
-import AppCoordinator
 import Testing
 
 /// The coordinator driven as an app drives it — start, open, back, finish,
