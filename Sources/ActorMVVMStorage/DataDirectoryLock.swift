@@ -1,10 +1,5 @@
+import ActorMVVMStorageShims
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// One process per data directory: an advisory lock on `DIR/.lock`
 /// (`flock(2)`), held for the life of this value or of the process.
@@ -17,6 +12,17 @@ import Foundation
 /// however it exits (`kill -9` included), so a stale lock file never locks
 /// anyone out. The file holds the holder's process id, for the message
 /// only; it is created 0600.
+///
+/// **An app and its extension** sharing a directory (an App Group
+/// container) are two processes like any others: while one holds the lock
+/// the other is refused with ``DataDirectoryLockError/held(path:pid:)``, and
+/// takes it once the holder lets go — by exiting, or by releasing this
+/// value while it keeps running. Neither ever sees the other's half-written
+/// store. Hold the lock only while the process is in the foreground: iOS
+/// terminates a suspended process that holds a file lock in a shared
+/// container, so release it when the app moves to the background (and in
+/// an extension, when its work is done), and acquire it again on return.
+/// `SharedDirectoryTests` runs both sides as two processes.
 public final class DataDirectoryLock: Sendable {
   /// The lock file.
   public let path: String
@@ -39,7 +45,7 @@ public final class DataDirectoryLock: Sendable {
       throw .unusable(path: directory, reason: error.localizedDescription)
     }
     let path = URL(fileURLWithPath: directory).appendingPathComponent(".lock").path
-    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    let descriptor = storage_open_private(path, O_RDWR | O_CREAT | O_NOFOLLOW)
     guard descriptor >= 0 else { throw .unusable(path: path, reason: String(cString: strerror(errno))) }
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
       let failure = errno

@@ -1,12 +1,6 @@
 import ActorMVVMStorageShims
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Files only their owner can read (mode 0600), for anything that may hold
 /// a secret: the session's tokens in a store, a recorded password. The mode
 /// is set when the file is created, so there is no moment when it is
@@ -72,11 +66,7 @@ public enum PrivateFile {
   }
 
   private static func open(_ url: URL, flags: Int32) throws(StorageError) -> FileHandle {
-    #if canImport(Glibc)
-      let descriptor = Glibc.open(url.path, O_WRONLY | O_CLOEXEC | flags, 0o600)
-    #else
-      let descriptor = Darwin.open(url.path, O_WRONLY | O_CLOEXEC | flags, 0o600)
-    #endif
+    let descriptor = storage_open_private(url.path, O_WRONLY | flags)
     guard descriptor >= 0 else {
       let failure = errno
       if failure == ELOOP, flags & O_NOFOLLOW != 0 {

@@ -29,6 +29,10 @@ int storage_name_nameless(int fd, const char *path) {
 #endif
 }
 
+int storage_open_private(const char *path, int flags) {
+  return open(path, flags | O_CLOEXEC, 0600);
+}
+
 int storage_full_sync(int fd) {
 #if defined(F_FULLFSYNC)
   if (fcntl(fd, F_FULLFSYNC) == 0) return 0;

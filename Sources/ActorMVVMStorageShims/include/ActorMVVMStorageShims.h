@@ -12,6 +12,11 @@ int storage_open_nameless(const char *directory);
 /// exist), through /proc/self/fd. Returns 0, or -1 with errno set.
 int storage_name_nameless(int fd, const char *path);
 
+/// `open(path, flags | O_CLOEXEC, 0600)`: one spelling of the call for every
+/// system (Swift sees `open` as Glibc's on Linux and Darwin's on Apple).
+/// Returns the descriptor, or -1 with errno set.
+int storage_open_private(const char *path, int flags);
+
 /// Makes what was written to `fd` durable: `fcntl(F_FULLFSYNC)` where the
 /// system has it (Apple's `fsync` hands the data to the drive but does not
 /// make the drive write it), `fsync` elsewhere and where the file system
