@@ -17,8 +17,9 @@
 # - SwiftUI: a stand-in module with the one declaration the library uses,
 #   as Xcode's SDK declares it, so the `#if canImport(SwiftUI)` code compiles.
 #
-# What this does not check: Apple's frameworks' behaviour, the Darwin overlay, availability (Scripts/availability-check.py does that),
-# and Apple's compilers and runtimes themselves. No Mac runs this CI.
+# What this does not check: Apple's frameworks' behaviour, the Darwin overlay,
+# availability (Scripts/apple-check.sh compiles for Apple targets), and Apple's
+# compilers and runtimes themselves. No Mac runs this CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Fails if our Swift code uses an Apple API newer than our platform floor outside a guard.
 
+Scripts/apple-check.sh is the authority where the compiler can look (modules that import no
+Apple framework); this text check covers the rest: the modules that import Foundation, XCTest or
+Testing (no textual interface on Linux) and the tests.
+
 Usage: availability-check.py [--root DIR] [--floor "macOS 14, iOS 17, ..."] [--self-test]
 
 What: every .swift file under Sources/ and Tests/ (Tests/ClientPackage too; .build* and hidden
