@@ -426,8 +426,8 @@ struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     // runs here, on this thread, up to its first suspension, so runs begin
     // in the order they were performed (as Rx subscribes at the trigger);
     // after that it runs concurrently with the host. Through the lane
-    // (below OS 26): the first slices run one at a time, in the order
-    // started, on the lane's queue, before the host's later runs' do.
+    // (below OS 26): the same order, but the first slice runs on the lane's
+    // queue, after the first slices of the host's runs started before it.
     let body: @Sendable () async -> Void = {
       await EffectScope.with(scope) { await operation(Send(run: token)) }
       token.markReturned()
