@@ -128,6 +128,11 @@ public actor FeatureTester<Machine: StateMachine> {
   /// The state after everything sent and received so far.
   public var state: State { log.current }
 
+  /// Starts the feature's effect runs through a start lane, the path of
+  /// Apple OSes below 26, even where they could start immediately: for
+  /// tests of that path on Linux.
+  package func startRunsThroughLane() async { await feature.startRunsThroughLane() }
+
   /// Reduces `input` and asserts the resulting state: `update` mutates a
   /// copy of the previous state into the expected one (omit it when the
   /// state must not change). Fails if fed-back inputs are still unasserted.

@@ -96,6 +96,14 @@ enum RxSuite {
       name: "feature perform vs awaited locking actor calls", unit: "event", count: 2_000_000,
       check: { $1 == $0 }, run: { count in await performedInputs(count) },
       baseline: { count in await awaitedLockingActorInputs(count) }),
+    // Issue #58: one effect run per input, each sending one input back, on
+    // each start path (the lane is Apple's below OS 26, forced here).
+    RxWorkload(
+      name: "effect runs, started immediately", unit: "event", count: 200_000, check: { $1 == $0 },
+      run: { count in await effectRuns(count, throughLane: false) }, baseline: nil),
+    RxWorkload(
+      name: "effect runs, through the start lane", unit: "event", count: 200_000, check: { $1 == $0 },
+      run: { count in await effectRuns(count, throughLane: true) }, baseline: nil),
   ]
 
   /// Runs `workload` (or its baseline) over `count` and checks the sum.
@@ -119,6 +127,18 @@ enum RxSuite {
     let feature = Feature(Counter(), initialState: .init(), counters: LifetimeCounters())
     for _ in 0..<count { feature.send(.add) }
     let sum = await feature.state.count
+    await feature.finish()
+    return sum
+  }
+
+  /// `count` inputs, each starting an effect run that sends one input back;
+  /// the runs started immediately or through the feature's start lane.
+  static func effectRuns(_ count: Int, throughLane: Bool) async -> Int {
+    let feature = Feature(EchoRuns(), initialState: 0, counters: LifetimeCounters())
+    if throughLane { await feature.startRunsThroughLane() }
+    for _ in 0..<count { feature.send(.start) }
+    await feature.idle()
+    let sum = await feature.state
     await feature.finish()
     return sum
   }
@@ -304,5 +324,19 @@ enum RxSuite {
       combineLatest(inner, one, one, one).map { x, _, _, _ in x }
     }
     return level(level(level(level(level(level(level(source)))))))
+  }
+}
+
+/// Each `.start` runs an effect that sends `.echo` back; the state counts the echoes.
+private struct EchoRuns: StateMachine {
+  enum Input: Sendable { case start, echo }
+
+  func reduce(into state: inout Int, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .start: return .run { send in send(.echo) }
+    case .echo:
+      state += 1
+      return .none
+    }
   }
 }

@@ -24,7 +24,7 @@ struct ApplePathTests {
     #expect(Locked<Int>.implementation == (Self.appleBelow26 ? "pthread mutex" : "futex word"))
   }
 
-  @Test("Effect runs start immediately on Linux, as detached tasks on the Apple path below 26")
+  @Test("Effect runs start immediately on Linux, through a start lane on the Apple path below 26")
   func effectStart() {
     #expect(EffectRunner<Int, Never>.startsRunsImmediately == !Self.appleBelow26)
   }

@@ -25,32 +25,43 @@ private struct CallingLoader: StateMachine {
   }
 }
 
-/// The input-order cases hold where runs start immediately (OS 26, Linux);
-/// below OS 26 (the Apple-SDK profile takes that path) each run is a plain
-/// detached task and only the cases marked "both paths" are promised
-/// (Guarantees, row 5).
+/// The paths runs start on: immediately (`Task.immediateDetached`: OS 26,
+/// Linux) or through the feature's start lane (Apple OSes below 26, which
+/// the Apple-SDK profile takes; forced per feature on Linux).
+enum StartPath: String, Sendable, CustomTestStringConvertible {
+  case platform, lane
+  var testDescription: String { rawValue }
+
+  /// Every path this build can take: the lane's alone where it is the platform's.
+  static let all: [StartPath] = EffectRunner<Int, Never>.startsRunsImmediately ? [.platform, .lane] : [.platform]
+
+  /// Makes `feature` start its runs on this path.
+  func apply<M: StateMachine>(to feature: Feature<M>) async {
+    if self == .lane { await feature.startRunsThroughLane() }
+  }
+}
+
+/// Every input-order case runs on both paths (Guarantees, row 5).
 @Suite("Effects start in the order of the inputs that started them", .testBubble)
 struct EffectOrderTests {
-  static let immediate = EffectRunner<Int, Never>.startsRunsImmediately
-
   @Test(
     "Inputs sent one after another: their effects reach a shared actor in that order (Rx subscribes at the trigger)",
-    .enabled(if: immediate, "below OS 26 runs are plain detached tasks"))
-  func consecutiveInputs() async {
+    arguments: StartPath.all)
+  func consecutiveInputs(path: StartPath) async {
     let log = CallLog()
     let feature = Feature(CallingLoader(log: log), initialState: 0, counters: LifetimeCounters())
+    await path.apply(to: feature)
     for n in 1...8 { feature.send(.load(n)) }
     await feature.idle()
     #expect(await log.calls == Array(1...8))
     await feature.finish()
   }
 
-  @Test(
-    "Inputs reduced in separate batches: the same order",
-    .enabled(if: immediate, "below OS 26 runs are plain detached tasks"))
-  func separateBatches() async {
+  @Test("Inputs reduced in separate batches: the same order", arguments: StartPath.all)
+  func separateBatches(path: StartPath) async {
     let log = CallLog()
     let feature = Feature(CallingLoader(log: log), initialState: 0, counters: LifetimeCounters())
+    await path.apply(to: feature)
     for n in 1...8 {
       feature.send(.load(n))
       await feature.flush()
@@ -60,10 +71,11 @@ struct EffectOrderTests {
     await feature.finish()
   }
 
-  @Test("Under FeatureTester: the same order", .enabled(if: immediate, "below OS 26 runs are plain detached tasks"))
-  func tester() async {
+  @Test("Under FeatureTester: the same order", arguments: StartPath.all)
+  func tester(path: StartPath) async {
     let log = CallLog()
     let tester = FeatureTester(CallingLoader(log: log), initialState: 0)
+    if path == .lane { await tester.startRunsThroughLane() }
     await tester.send(.load(1)) { $0 = 1 }
     await tester.send(.load(2)) { $0 = 2 }
     await tester.settle()
@@ -71,20 +83,35 @@ struct EffectOrderTests {
     await tester.finish()
   }
 
-  @Test("Both paths: every run starts, each once, whatever the order")
-  func everyRunStarts() async {
+  @Test("One batch of many inputs: the same order", arguments: StartPath.all)
+  func oneBatch(path: StartPath) async {
     let log = CallLog()
     let feature = Feature(CallingLoader(log: log), initialState: 0, counters: LifetimeCounters())
+    await path.apply(to: feature)
+    await feature.perform(.load(0))
+    // A burst: reduced in few batches, many runs started by each `startPending`.
+    for n in 1...32 { feature.send(.load(n)) }
+    await feature.idle()
+    #expect(await log.calls == Array(0...32))
+    await feature.finish()
+  }
+
+  @Test("Every run starts, each once", arguments: StartPath.all)
+  func everyRunStarts(path: StartPath) async {
+    let log = CallLog()
+    let feature = Feature(CallingLoader(log: log), initialState: 0, counters: LifetimeCounters())
+    await path.apply(to: feature)
     for n in 1...8 { feature.send(.load(n)) }
     await feature.idle()
     #expect(await log.calls.sorted() == Array(1...8))
     await feature.finish()
   }
 
-  @Test("Both paths: a run started after the previous one ended makes its call after it")
-  func orderedAcrossIdle() async {
+  @Test("A run started after the previous one ended makes its call after it", arguments: StartPath.all)
+  func orderedAcrossIdle(path: StartPath) async {
     let log = CallLog()
     let feature = Feature(CallingLoader(log: log), initialState: 0, counters: LifetimeCounters())
+    await path.apply(to: feature)
     for n in 1...8 {
       feature.send(.load(n))
       await feature.idle()

@@ -173,9 +173,12 @@ struct FeatureGuaranteeTests {
     continuation.finish()
   }
 
-  @Test("6. Releasing an unfinished feature cancels its effects and ends its streams")
-  func releaseWithoutFinish() async {
+  @Test(
+    "6. Releasing an unfinished feature cancels its effects and ends its streams (its runs' tasks, started on either path, do not hold it)",
+    arguments: StartPath.all)
+  func releaseWithoutFinish(path: StartPath) async {
     var feature: Feature<Probe>? = makeFeature()
+    await path.apply(to: feature!)
     let outputs = feature!.outputs
     feature!.send(.load(1, after: .seconds(60)))
     await testClock.waitForSleepers(1)

@@ -26,9 +26,10 @@
 /// not isolated to the host, until its first suspension, before the next
 /// run starts. So runs begin in the order they were performed: the first
 /// call each makes (to a use case, an actor) is made in input order. Below
-/// OS 26 each is a plain detached task, created in that order but
-/// scheduled by the pool: runs started close together may make their first
-/// calls in either order (Guarantees, row 5; ``startsRunsImmediately``).
+/// OS 26 each run's task takes a ticket on its host's ``StartLane`` as it
+/// is created: the first slices run one at a time, in ticket order, each
+/// releasing the next as it first suspends, so the first calls are made
+/// in input order there too (Guarantees, row 5; ``startsRunsImmediately``).
 ///
 /// A value owned by one isolation domain (its host's actor, as a stored
 /// `var`), which calls every mutating method: one word in its host, its
@@ -81,6 +82,10 @@ struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     @usableFromInline var causes: [UInt64: Cause] = [:]
     @usableFromInline var currentCause: Cause?
     @usableFromInline var observer: (@Sendable (EffectRunEvent) -> Void)?
+    /// The start turnstile where runs do not start immediately (made by
+    /// the first start on that path), or where a test forces it
+    /// (``startThroughLane()``).
+    @usableFromInline var startLane: StartLane?
     @inlinable init() {}
   }
 
@@ -323,11 +328,16 @@ struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     host: UInt64, counters: LifetimeCounters, sink: @escaping @Sendable (EffectMessage<Input>) -> Void
   ) {
     guard !pending.isEmpty else { return }
+    var lane = storage?.books.startLane
+    if lane == nil, !Self.startsRunsImmediately {
+      lane = StartLane()
+      books.startLane = lane
+    }
     for (offset, run) in pending.enumerated() {
       guard let run else { continue }  // cancelled before it started
       let generation = pendingBase + UInt64(offset)
       live[generation] = Started(
-        task: start(run, generation: generation, host: host, counters: counters, sink: sink), id: run.id,
+        task: start(run, generation: generation, host: host, counters: counters, lane: lane, sink: sink), id: run.id,
         survivesFinish: run.onFinish == .runToCompletion)
       // Reported under the run's own cause (the input that started it), not
       // the draining task's (the sender that scheduled the drain).
@@ -393,10 +403,19 @@ struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     }
   }
 
+  /// Starts runs through a ``StartLane`` from now on, even where they could
+  /// start immediately: how a test on Linux takes the path of Apple OSes
+  /// below 26, for this runner alone.
+  mutating func startThroughLane() {
+    if storage?.books.startLane == nil { books.startLane = StartLane() }
+  }
+
+  /// Starts `run`'s task: immediately where `Task.immediateDetached`
+  /// exists, unless `lane` is given; through `lane` otherwise.
   @inlinable
   func start(
     _ run: Effect<Input, Output>.Run, generation: UInt64, host: UInt64, counters: LifetimeCounters,
-    sink: @escaping @Sendable (EffectMessage<Input>) -> Void
+    lane: StartLane?, sink: @escaping @Sendable (EffectMessage<Input>) -> Void
   ) -> Task<Void, Never> {
     let token = EffectRunToken.make(generation: generation, sink: sink)
     let operation = run.operation
@@ -406,7 +425,9 @@ struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     // and it does not run on the host's actor. Immediate: the operation
     // runs here, on this thread, up to its first suspension, so runs begin
     // in the order they were performed (as Rx subscribes at the trigger);
-    // after that it runs concurrently with the host.
+    // after that it runs concurrently with the host. Through the lane
+    // (below OS 26): the same order, but the first slice runs on the lane's
+    // queue, after the first slices of the host's runs started before it.
     let body: @Sendable () async -> Void = {
       await EffectScope.with(scope) { await operation(Send(run: token)) }
       token.markReturned()
@@ -420,9 +441,12 @@ struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
       let task = TaskScope.detached(
         preferring: preferred,
         named: "effect run \(run.id?.description ?? "with no id") sending \(TaskScope.typeName(Input.self))",
-        priority: run.priority, immediate: true, body)
+        priority: run.priority, immediate: true, through: lane, body)
     {
       return task
+    }
+    if let lane, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      return lane.detached(on: nil, priority: run.priority, body)
     }
     #if !ACTORMVVM_APPLE_BELOW_26
       if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
@@ -433,9 +457,11 @@ struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
   }
 
   /// Whether runs start immediately (`Task.immediateDetached`, OS 26 and
-  /// Linux) rather than as ordinary detached tasks (Apple OSes below 26,
-  /// and builds with `ACTORMVVM_APPLE_BELOW_26`, which take that path on
-  /// Linux): Guarantees says what each path promises.
+  /// Linux) rather than through a ``StartLane`` (Apple OSes below 26, and
+  /// builds with `ACTORMVVM_APPLE_BELOW_26`, which take that path on
+  /// Linux). Either way runs make their first calls in the order they were
+  /// started (Guarantees, row 5).
+  @inlinable
   static var startsRunsImmediately: Bool {
     #if ACTORMVVM_APPLE_BELOW_26
       return false

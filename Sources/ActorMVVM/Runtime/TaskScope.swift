@@ -49,13 +49,14 @@ public enum TaskScope {
   }
 
   /// A detached task preferring `preferred` (immediate where `Task.immediateDetached`
-  /// exists and `immediate` asks for it), kept in the scope's ledger under
-  /// `name` until it returns; nil where task executors do not exist or
-  /// `preferred` is not one: the caller starts its task as it would have.
+  /// exists and `immediate` asks for it; through `lane`, if given, instead),
+  /// kept in the scope's ledger under `name` until it returns; nil where
+  /// task executors do not exist or `preferred` is not one: the caller
+  /// starts its task as it would have.
   @usableFromInline
   static func detached(
     preferring preferred: any Sendable, named name: String, priority: TaskPriority?, immediate: Bool,
-    _ operation: @escaping @Sendable () async -> Void
+    through lane: StartLane? = nil, _ operation: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never>? {
     guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
     guard let executor = preferred as? any TaskExecutor else { return nil }
@@ -66,6 +67,7 @@ public enum TaskScope {
       await $boundExecutor.withValue(preferred) { await operation() }
       if let entry { ledger?.taskEnded(entry) }
     }
+    if let lane { return lane.detached(on: executor, priority: priority, scoped) }
     #if !ACTORMVVM_APPLE_BELOW_26
       if immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
         return Task.immediateDetached(priority: priority, executorPreference: executor, operation: scoped)
