@@ -31,25 +31,21 @@ public func withTestBubble<R, E: Error>(
   isolation: isolated (any Actor)? = #isolation, sourceLocation: SourceLocation = #_sourceLocation,
   _ body: () async throws(E) -> R
 ) async throws(E) -> R {
-  if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-    let executor = ScopeExecutor()
-    let result = await withTaskExecutorPreference(executor, isolation: isolation) { () async -> Result<R, E> in
-      do throws(E) {
-        return .success(try await TaskScope.binding(executor, isolation: isolation, body))
-      } catch {
-        return .failure(error)
-      }
+  let executor = ScopeExecutor()
+  let result = await withTaskExecutorPreference(executor, isolation: isolation) { () async -> Result<R, E> in
+    do throws(E) {
+      return .success(try await TaskScope.binding(executor, isolation: isolation, body))
+    } catch {
+      return .failure(error)
     }
-    await reportUnfinished(in: executor, sourceLocation: sourceLocation)
-    return try result.get()
   }
-  return try await body()
+  await reportUnfinished(in: executor, sourceLocation: sourceLocation)
+  return try result.get()
 }
 
 /// The end of a bubble: once its work has stopped, the library's tasks it
 /// started that have not returned — blocked, or still asleep — fail the
 /// test, by name.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 private func reportUnfinished(in executor: ScopeExecutor, sourceLocation: SourceLocation) async {
   guard await executor.untilIdle() == .idle else { return }
   let unfinished = executor.unfinishedTasks
@@ -86,7 +82,6 @@ public enum TestBubble {
   /// the test's own that the bubble counts (a plain `Task {}` it does not:
   /// an unstructured task does not inherit an executor preference). Nil
   /// outside a bubble, where that line starts an ordinary task.
-  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   public static var executor: (any TaskExecutor)? { Quiescence.currentScope }
 
   /// Starts a task of the test's own that the bubble counts: what
@@ -99,7 +94,7 @@ public enum TestBubble {
   public static func task<Success: Sendable>(
     _ operation: sending @escaping () async -> Success
   ) -> Task<Success, Never> {
-    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = Quiescence.currentScope {
+    if let executor = Quiescence.currentScope {
       return Task(executorPreference: executor, operation: operation)
     }
     return Task(operation: operation)
@@ -110,7 +105,7 @@ public enum TestBubble {
   public static func task<Success: Sendable>(
     _ operation: sending @escaping () async throws -> Success
   ) -> Task<Success, any Error> {
-    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = Quiescence.currentScope {
+    if let executor = Quiescence.currentScope {
       return Task(executorPreference: executor, operation: operation)
     }
     return Task(operation: operation)

@@ -445,7 +445,7 @@ struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     {
       return task
     }
-    if let lane, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+    if let lane {
       return lane.detached(on: nil, priority: run.priority, body)
     }
     #if !ACTORMVVM_APPLE_BELOW_26

@@ -29,7 +29,6 @@ final class StartLane: Sendable {
   /// executor if nil). The first slice counts as outside work
   /// (``OutsideWork``) where the starting task's work is counted, so a
   /// test's wait does not take a first job waiting its turn for idle.
-  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   @usableFromInline
   func detached(
     on inner: (any TaskExecutor)?, priority: TaskPriority?, _ operation: @escaping @Sendable () async -> Void
@@ -41,7 +40,6 @@ final class StartLane: Sendable {
 
 /// One run's task executor: its first job takes its turn on a ``StartLane``;
 /// every later one goes to `inner` at once.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class LaneStart: TaskExecutor {
   let lane: StartLane
   let inner: any TaskExecutor

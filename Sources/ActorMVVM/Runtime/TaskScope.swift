@@ -6,9 +6,8 @@ import ActorMVVMRuntimeShims
 /// A test bubble (ActorMVVMTesting) binds a counting `TaskExecutor` here
 /// for the test's task. Every task the library starts — a feature's drain
 /// turn, an effect run, a binding, an operator's pump, the
-/// coordinator's listeners — reads the binding of the task that starts it and, where task
-/// executors exist (iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2),
-/// starts with that executor as its preference: its jobs, and the jobs of
+/// coordinator's listeners — reads the binding of the task that starts it
+/// and starts with that executor as its preference: its jobs, and the jobs of
 /// the default actors it calls, then run on that executor, which counts
 /// them. The binding is a task-local, so it follows the library's tasks (each
 /// binds it again for the tasks it starts) but not a `Task.detached` of the
@@ -51,14 +50,13 @@ public enum TaskScope {
   /// A detached task preferring `preferred` (immediate where `Task.immediateDetached`
   /// exists and `immediate` asks for it; through `lane`, if given, instead),
   /// kept in the scope's ledger under `name` until it returns; nil where
-  /// task executors do not exist or `preferred` is not one: the caller
-  /// starts its task as it would have.
+  /// `preferred` is not a task executor: the caller starts its task as it
+  /// would have.
   @usableFromInline
   static func detached(
     preferring preferred: any Sendable, named name: String, priority: TaskPriority?, immediate: Bool,
     through lane: StartLane? = nil, _ operation: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never>? {
-    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
     guard let executor = preferred as? any TaskExecutor else { return nil }
     let ledger = preferred as? any TaskScopeLedger
     let entry = ledger?.taskStarted(name)
@@ -78,14 +76,12 @@ public enum TaskScope {
 
   /// An unstructured, nonisolated task preferring `preferred` (immediate
   /// where `Task.immediate` exists and `immediate` asks for it), kept in the
-  /// scope's ledger under `name` until it returns; nil where task executors
-  /// do not exist or `preferred` is not one: the caller starts its task as
-  /// it would have.
+  /// scope's ledger under `name` until it returns; nil where `preferred` is
+  /// not a task executor: the caller starts its task as it would have.
   public static func task<Success: Sendable>(
     preferring preferred: any Sendable, named name: String, immediate: Bool,
     _ operation: @escaping @Sendable () async -> Success
   ) -> Task<Success, Never>? {
-    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
     guard let executor = preferred as? any TaskExecutor else { return nil }
     let ledger = preferred as? any TaskScopeLedger
     let entry = ledger?.taskStarted(name)
