@@ -40,13 +40,13 @@ for private in "$toolchain_modules"/*.swiftmodule/"$triple".private.swiftinterfa
 done
 echo "apple-profile: public interfaces only for $(ls "$interfaces" | sed 's/.swiftmodule//' | tr '\n' ' ')"
 
-# SwiftUI's one declaration the library uses, as the SDK declares it
-# (Scripts/apple-stubs/SwiftUI.swift), so `#if canImport(SwiftUI)` code is
-# compiled here: Linux has no SwiftUI.
+# SwiftUI's one declaration the library uses, as the SDK declares it (the
+# Apple check's stand-in, Scripts/apple-typecheck/stubs/SwiftUI.swift), so
+# `#if canImport(SwiftUI)` code is compiled here: Linux has no SwiftUI.
 stubs="$scratch/apple-stubs"
 mkdir -p "$stubs"
 swiftc -swift-version 6 -parse-as-library -module-name SwiftUI -emit-module \
-  -emit-module-path "$stubs/SwiftUI.swiftmodule" -c -o "$stubs/SwiftUI.o" Scripts/apple-stubs/SwiftUI.swift
+  -emit-module-path "$stubs/SwiftUI.swiftmodule" -c -o "$stubs/SwiftUI.o" Scripts/apple-typecheck/stubs/SwiftUI.swift
 
 flags=(
   --scratch-path "$scratch"
