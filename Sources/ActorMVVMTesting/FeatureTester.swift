@@ -70,7 +70,9 @@ public actor FeatureTester<Machine: StateMachine> {
     case off
   }
 
-  private let feature: Feature<Machine>
+  /// The feature under test (internal: the runtime's own tests reach it to
+  /// take the start path of Apple OSes below 26).
+  let feature: Feature<Machine>
   /// What the feature reported, as it happened (see ``TesterLog``).
   private let log: TesterLog<Machine>
   private var observing = false
@@ -127,11 +129,6 @@ public actor FeatureTester<Machine: StateMachine> {
 
   /// The state after everything sent and received so far.
   public var state: State { log.current }
-
-  /// Starts the feature's effect runs through a start lane, the path of
-  /// Apple OSes below 26, even where they could start immediately: for
-  /// tests of that path on Linux.
-  package func startRunsThroughLane() async { await feature.startRunsThroughLane() }
 
   /// Reduces `input` and asserts the resulting state: `update` mutates a
   /// copy of the previous state into the expected one (omit it when the

@@ -96,14 +96,12 @@ enum RxSuite {
       name: "feature perform vs awaited locking actor calls", unit: "event", count: 2_000_000,
       check: { $1 == $0 }, run: { count in await performedInputs(count) },
       baseline: { count in await awaitedLockingActorInputs(count) }),
-    // Issue #58: one effect run per input, each sending one input back, on
-    // each start path (the lane is Apple's below OS 26, forced here).
+    // One effect run per input, each sending one input back: started
+    // immediately here; through the start lane in a binary built with
+    // ACTORMVVM_APPLE_BELOW_26 (Apple's path below OS 26).
     RxWorkload(
-      name: "effect runs, started immediately", unit: "event", count: 200_000, check: { $1 == $0 },
-      run: { count in await effectRuns(count, throughLane: false) }, baseline: nil),
-    RxWorkload(
-      name: "effect runs, through the start lane", unit: "event", count: 200_000, check: { $1 == $0 },
-      run: { count in await effectRuns(count, throughLane: true) }, baseline: nil),
+      name: "effect runs", unit: "event", count: 200_000, check: { $1 == $0 },
+      run: { count in await effectRuns(count) }, baseline: nil),
   ]
 
   /// Runs `workload` (or its baseline) over `count` and checks the sum.
@@ -131,11 +129,9 @@ enum RxSuite {
     return sum
   }
 
-  /// `count` inputs, each starting an effect run that sends one input back;
-  /// the runs started immediately or through the feature's start lane.
-  static func effectRuns(_ count: Int, throughLane: Bool) async -> Int {
+  /// `count` inputs, each starting an effect run that sends one input back.
+  static func effectRuns(_ count: Int) async -> Int {
     let feature = Feature(EchoRuns(), initialState: 0, counters: LifetimeCounters())
-    if throughLane { await feature.startRunsThroughLane() }
     for _ in 0..<count { feature.send(.start) }
     await feature.idle()
     let sum = await feature.state

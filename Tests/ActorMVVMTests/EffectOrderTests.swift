@@ -1,7 +1,7 @@
-import ActorMVVMTesting
 import Testing
 
 @testable import ActorMVVM
+@testable import ActorMVVMTesting
 
 /// Records the order in which effects reached it.
 private actor CallLog {
@@ -75,7 +75,7 @@ struct EffectOrderTests {
   func tester(path: StartPath) async {
     let log = CallLog()
     let tester = FeatureTester(CallingLoader(log: log), initialState: 0)
-    if path == .lane { await tester.startRunsThroughLane() }
+    if path == .lane { await tester.feature.startRunsThroughLane() }
     await tester.send(.load(1)) { $0 = 1 }
     await tester.send(.load(2)) { $0 = 2 }
     await tester.settle()

@@ -262,7 +262,7 @@ public final actor Feature<Machine: StateMachine> {
   /// Starts this feature's effect runs through a ``StartLane``, the path of
   /// Apple OSes below 26, even where they could start immediately: for
   /// tests of that path on Linux.
-  package func startRunsThroughLane() { runner.startThroughLane() }
+  func startRunsThroughLane() { runner.startThroughLane() }
 
   /// Starts the runs recorded since the last start.
   @inlinable
