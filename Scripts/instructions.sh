@@ -3,7 +3,7 @@
 # Benchmarks executable's RxSwift-suite workloads, counted by valgrind's
 # callgrind: a noise-free figure where a time is not.
 #
-#   Scripts/instructions.sh [FILTER]
+#   [APPLE_PATH=1] Scripts/instructions.sh [FILTER]
 #
 # prints one JSON object per workload whose name contains FILTER, and one for
 # its baseline where it has one. Each workload runs twice, over N and 3N
@@ -15,11 +15,16 @@ cd "$(dirname "$0")/.."
 filter="${1:-}"
 command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is not installed" >&2; exit 2; }
 
-swift build -c release --product Benchmarks >&2
+# APPLE_PATH=1: the binary takes the paths of Apple OSes below 26
+# (ACTORMVVM_APPLE_BELOW_26: effect runs through the start lane, the pthread
+# lock), built apart in .build-apple-path.
+build=(swift build -c release)
+if [ "${APPLE_PATH:-}" = 1 ]; then build+=(--scratch-path .build-apple-path -Xswiftc -DACTORMVVM_APPLE_BELOW_26); fi
+"${build[@]}" --product Benchmarks >&2
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 binary="$work/Benchmarks"
-cp "$(swift build -c release --show-bin-path)/Benchmarks" "$binary"
+cp "$("${build[@]}" --show-bin-path)/Benchmarks" "$binary"
 strip --strip-debug "$binary"
 
 count_instructions() { # NAME COUNT [--baseline] → total instructions
