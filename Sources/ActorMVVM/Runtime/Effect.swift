@@ -155,6 +155,21 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
     }
   }
 
+  /// Runs one async computation that cannot fail and feeds its result back
+  /// as an input: ``task(id:priority:onFinish:operation:catch:)`` with no
+  /// `catch`. Like every run it starts in input order, is cancelled by a
+  /// newer run with its `id`, by ``cancel(id:)`` or by `finish()` (per
+  /// `onFinish`), and a cancelled run's result is discarded.
+  @inlinable
+  public static func task(
+    id: (any Hashable & Sendable)? = nil,
+    priority: TaskPriority? = nil,
+    onFinish: EffectFinishBehavior = .cancel,
+    operation: @escaping @Sendable () async -> Input
+  ) -> Effect {
+    run(id: id, priority: priority, onFinish: onFinish) { send in send(await operation()) }
+  }
+
   /// Cancels the running effect with `id`, if any; its pending results are discarded.
   @inlinable
   public static func cancel(id: any Hashable & Sendable) -> Effect {
