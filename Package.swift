@@ -27,24 +27,20 @@ let package = Package(
   targets: [
     // The lock word and the atomics under the runtime (C: `Synchronization` is above the floor).
     .target(name: "ActorMVVMRuntimeShims"),
-    // A thread-local marker the job count's self-check reads (C: Swift has no thread-locals).
-    .target(name: "ActorMVVMJobCountShims"),
     // The REPL's signal handlers that put the terminal back (C: only async-signal-safe calls).
     .target(name: "ReplTerminalShims"),
     // The runtime-free pieces every module shares: the lock, the state diff, reflection.
     .target(name: "ActorMVVMSupport", dependencies: ["ActorMVVMRuntimeShims"]),
     .target(name: "ActorMVVM", dependencies: ["ActorMVVMSupport", "ActorMVVMRuntimeShims"]),
-    // The job count (virtual time's "nothing can run"): testing-only, never in an
-    // app's products. It stands on the runtime's executor SPI, which only Linux has.
-    .target(name: "ActorMVVMJobCount", dependencies: ["ActorMVVMSupport", "ActorMVVM", "ActorMVVMJobCountShims"]),
-    // The load-time constructor that installs the job count in every test process.
-    .target(name: "ActorMVVMTestingBoot"),
+    // The test bubble's job count (virtual time's "nothing can run"), on public API:
+    // linked by the testing module and the REPL, never by an app's products.
+    .target(name: "ActorMVVMJobCount", dependencies: ["ActorMVVMSupport", "ActorMVVM"]),
     // Rx-named AsyncSequence operators: a feature runs without them, and an app
     // that uses swift-async-algorithms imports only the set it wants.
     .target(name: "ActorMVVMOperators", dependencies: ["ActorMVVMSupport", "ActorMVVM"]),
     .target(
       name: "ActorMVVMTesting",
-      dependencies: ["ActorMVVMSupport", "ActorMVVM", "ActorMVVMJobCount", "ActorMVVMTestingBoot"]),
+      dependencies: ["ActorMVVMSupport", "ActorMVVM", "ActorMVVMJobCount"]),
     // The view bridge: a main-actor Observable model over a Feature.
     .target(name: "ActorMVVMUI", dependencies: ["ActorMVVM"]),
     .target(name: "ActorMVVMNetworking", dependencies: ["ActorMVVMSupport", "ActorMVVM"]),

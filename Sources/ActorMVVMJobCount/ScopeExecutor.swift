@@ -8,55 +8,125 @@ import Dispatch
   import Darwin
 #endif
 
-/// The job count's public-API tier: a counting `TaskExecutor` that one test
-/// bubble's tasks prefer, so "nothing can run" is known for that bubble
-/// alone.
+/// A test bubble's job count: a counting `TaskExecutor` that the bubble's
+/// tasks prefer, and barrier rounds on the main actor, so "nothing of this
+/// test can run" is known for the bubble alone, on public API, the same way
+/// on every platform.
 ///
-/// **How.** A bubble (ActorMVVMTesting's `withTestBubble`) runs the test's
-/// body with this executor as its task-executor preference and binds it in
-/// ``TaskScope`` for the library's tasks, which start with it as their
-/// preference. The runtime then enqueues here every job of those tasks —
-/// after a `Task.yield()`, after a sleep (a zero one at once; a real-time one
-/// when it is due), after a continuation is resumed from anywhere, and the
-/// jobs of default actors they call — and structured children (`async let`,
-/// task groups) inherit the preference. A job is counted when it is
-/// enqueued and uncounted when it has run; it runs on Dispatch's global
-/// queue, so threads and parallelism stay real. All of this is public API
-/// (SE-0417: iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2).
+/// **Jobs on the bubble's executor.** A bubble (ActorMVVMTesting's
+/// `withTestBubble`) runs the test's body with this executor as its
+/// task-executor preference and binds it in ``TaskScope`` for the library's
+/// tasks, which start with it as their preference. The runtime then
+/// enqueues here every job of those tasks that is not isolated to the main
+/// actor — a task's first job, after a `Task.yield()`, after a sleep, after
+/// a continuation is resumed from anywhere, the jobs of default actors they
+/// call — and structured children (`async let`, task groups) inherit the
+/// preference. A job is counted when it is enqueued and uncounted when it
+/// has run; it runs on Dispatch's global queue, so threads and parallelism
+/// stay real. Outside work (`withOutsideWork`) counts as a job from its
+/// start to its end.
 ///
-/// **Not seen** (each pinned by `ScopeTierTests`): main-actor jobs (no task
-/// executor runs the main actor), a `Task {}` or `Task.detached` the code
-/// under test starts itself (an unstructured task does not inherit a
-/// preference), a task waiting on a real-time timer until it is due, and
-/// work on threads or queues of its own. Idle is declared while they run.
+/// **The main actor.** Its jobs never reach a task executor, so the count
+/// alone would call a bubble idle while one of its tasks waits in the main
+/// actor's queue (a main-actor service an effect awaits, the default in an
+/// Xcode 26 app target). The main actor is a serial FIFO queue, so a
+/// barrier enqueued on it runs after every job enqueued before it. Once the
+/// count reaches zero the executor sends a barrier; when the barrier runs,
+/// the round was *quiet* if the count is still zero and no job or outside
+/// work began since it was sent. Idle is ``mainActorRounds`` quiet rounds in
+/// a row (each sent by the one before): every main-actor job queued before
+/// the count reached zero has run, and so has every one those jobs queued
+/// in turn, without giving the bubble work. A round that saw work starts
+/// over. The waiting task stays parked throughout: the rounds run on the
+/// main queue and in the executor's callbacks, so its own resumption never
+/// looks like work.
 ///
-/// **Also counted process-wide.** Where the executor-factory tier is
-/// installed, each job is reported to it as well, so a wait outside the
-/// bubble does not take the bubble's work for idle.
+/// **Not seen:** a `Task {}` or `Task.detached` the code under test starts
+/// itself (an unstructured task does not inherit an executor preference)
+/// once it leaves the main actor; main-actor work that re-enqueues itself
+/// more than ``mainActorRounds`` − 1 times in a row without touching the
+/// bubble; work on threads or queues of its own outside `withOutsideWork`.
+/// Idle is declared while they run. Every path the count relies on is
+/// probed once per process (``selfCheck(_:)``).
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
   private struct State {
     /// The library's tasks started in the bubble and not yet returned, by entry.
     var tasks: [UInt64: String] = [:]
     var nextTask: UInt64 = 0
-    /// Jobs enqueued and not yet run to their end.
+    /// Jobs enqueued, and outside work begun, not yet ended.
     var pending = 0
     /// Jobs enqueued since creation.
     var enqueued: UInt64 = 0
+    /// Jobs enqueued and outside work begun since creation: a round is
+    /// quiet only if this did not move while its barrier was on its way.
+    var activity: UInt64 = 0
     var nextWaiter: UInt64 = 0
-    var waiters: [UInt64: UnsafeContinuation<Quiescence.Idle, Never>] = [:]
+    var waiters: [UInt64: Waiter] = [:]
+    /// The activity when the barrier on its way was sent, if one is.
+    var roundMark: UInt64?
+    /// Quiet rounds in a row so far.
+    var quietRounds = 0
+    /// Barriers sent and run since creation (a stall report says whether the main actor ran them).
+    var barriersSent: UInt64 = 0
+    var barriersRun: UInt64 = 0
+    /// How many waiters have lasted a while: while any has, enqueues are
+    /// tallied by task, to name what keeps the bubble busy if a wait stalls.
+    var sampling = 0
+    var tally: [UInt64: Int] = [:]
+    /// The names of the library's tasks by runtime task id, learnt as each runs.
+    var names: [UInt64: String] = [:]
+
+    /// Removes waiter `id`; the last sampling waiter to go clears the tally.
+    mutating func removeWaiter(_ id: UInt64) -> Waiter? {
+      guard let waiter = waiters.removeValue(forKey: id) else { return nil }
+      if waiter.sampling {
+        sampling -= 1
+        if sampling == 0 { tally = [:] }
+      }
+      return waiter
+    }
+
+    /// Every waiter, removed.
+    mutating func removeAllWaiters() -> [UnsafeContinuation<Quiescence.Idle, Never>] {
+      waiters.keys.compactMap { removeWaiter($0)?.continuation }
+    }
+
+    /// Sends a round's barrier if the count is zero, a waiter waits and none is on its way.
+    mutating func shouldSendBarrier() -> Bool {
+      guard pending == 0, !waiters.isEmpty, roundMark == nil else { return false }
+      roundMark = activity
+      barriersSent &+= 1
+      return true
+    }
+  }
+
+  private struct Waiter {
+    let continuation: UnsafeContinuation<Quiescence.Idle, Never>
+    var sampling = false
   }
 
   private let state = Locked(State())
 
+  /// Quiet main-actor rounds in a row that make idle: two, so main-actor
+  /// work queued by main-actor work queued before the count reached zero
+  /// is waited for too. Zero switches the main actor off (for the tests
+  /// that show what it is for).
+  package let mainActorRounds: Int
+
   /// A bubble's executor with nothing enqueued.
-  package init() {}
+  package init(mainActorRounds: Int = 2) {
+    self.mainActorRounds = mainActorRounds
+  }
 
   /// Jobs enqueued here since creation (for tests of the paths).
   package var jobsEnqueued: UInt64 { state.withLock { $0.enqueued } }
 
-  /// Jobs enqueued and not yet run to their end.
+  /// Jobs enqueued, and outside work begun, not yet ended.
   package var pendingJobs: Int { state.withLock { $0.pending } }
+
+  /// Main-actor barriers run since creation (for tests of the rounds).
+  package var barriersRun: UInt64 { state.withLock { $0.barriersRun } }
 
   package func taskStarted(_ name: String) -> UInt64 {
     state.withLock { state in
@@ -70,6 +140,18 @@ package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
     _ = state.withLock { $0.tasks.removeValue(forKey: entry) }
   }
 
+  /// Learns the runtime id of the task of `entry` from the job running it
+  /// (the first job to run a library task's body runs here), for stall reports.
+  package func taskRunning(_ entry: UInt64) {
+    guard let id = Self.runningJob, id != 0 else { return }
+    state.withLock { state in
+      // A task started immediately runs its first slice inside its
+      // starter's job: that job's task keeps the name it has.
+      guard state.names[id] == nil, let name = state.tasks[entry] else { return }
+      state.names[id] = name
+    }
+  }
+
   /// The library's tasks started in the bubble that have not returned, by
   /// name, oldest first.
   package var unfinishedTasks: [String] {
@@ -77,53 +159,207 @@ package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
   }
 
   package func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    state.withLock { state in
+    let sampling = state.withLock { state -> Bool in
       state.pending += 1
       state.enqueued &+= 1
+      state.activity &+= 1
+      return state.sampling > 0
     }
-    Quiescence.scopeJobEnqueued()
+    let id = Self.taskID(described: job.description)
+    if sampling { state.withLock { $0.tally[id, default: 0] += 1 } }
+    let job = UnownedJob(job)
     DispatchQueue.global().async { [self] in
+      let previous = Self.runningJob
+      Self.runningJob = id
       job.runSynchronously(on: asUnownedTaskExecutor())
+      Self.runningJob = previous
       pendingEnded()
     }
   }
 
   /// Outside work counts as a job from its start to its end.
   package func outsideWorkBegan() {
-    state.withLock { $0.pending += 1 }
-    Quiescence.scopeJobEnqueued()
+    state.withLock { state in
+      state.pending += 1
+      state.activity &+= 1
+    }
   }
 
   package func outsideWorkEnded() { pendingEnded() }
 
-  /// A job, or a unit of outside work, ended: the waiters go once none is left.
+  package func waitUntilIdle() async { _ = await untilIdle() }
+
+  /// A job, or a unit of outside work, ended: once none is left, a round
+  /// begins (or, with no main-actor rounds, the waiters go).
   private func pendingEnded() {
-    let ready = state.withLock { state -> [UnsafeContinuation<Quiescence.Idle, Never>] in
+    enum Next { case nothing, barrier, release([UnsafeContinuation<Quiescence.Idle, Never>]) }
+    let next = state.withLock { state -> Next in
       state.pending -= 1
-      guard state.pending == 0, !state.waiters.isEmpty else { return [] }
-      defer { state.waiters = [:] }
-      return Array(state.waiters.values)
+      if mainActorRounds == 0 {
+        return state.pending == 0 && !state.waiters.isEmpty ? .release(state.removeAllWaiters()) : .nothing
+      }
+      return state.shouldSendBarrier() ? .barrier : .nothing
     }
-    Quiescence.scopeJobFinished()
-    for waiter in ready { waiter.resume(returning: .idle) }
+    switch next {
+    case .nothing: break
+    case .barrier: sendBarrier()
+    case .release(let waiters): for waiter in waiters { waiter.resume(returning: .idle) }
+    }
   }
 
-  /// A probe: runs its path with `executor` preferred, returns once done.
-  package typealias Probe = @Sendable (_ executor: ScopeExecutor) async -> Void
+  /// Enqueues a round's barrier on the main queue, the main actor's.
+  private func sendBarrier() {
+    DispatchQueue.main.async { [self] in barrierRan() }
+  }
+
+  /// A barrier ran on the main actor: every main-actor job enqueued before
+  /// it was sent has run. Quiet if nothing of the bubble began meanwhile.
+  private func barrierRan() {
+    enum Next { case nothing, barrier, release([UnsafeContinuation<Quiescence.Idle, Never>]) }
+    let next = state.withLock { state -> Next in
+      state.barriersRun &+= 1
+      let mark = state.roundMark
+      state.roundMark = nil
+      guard !state.waiters.isEmpty else {
+        state.quietRounds = 0
+        return .nothing
+      }
+      if state.pending == 0, state.activity == mark {
+        state.quietRounds += 1
+      } else {
+        state.quietRounds = 0
+      }
+      if state.quietRounds >= mainActorRounds {
+        state.quietRounds = 0
+        return .release(state.removeAllWaiters())
+      }
+      // Busy now: the job's end sends the next round.
+      return state.shouldSendBarrier() ? .barrier : .nothing
+    }
+    switch next {
+    case .nothing: break
+    case .barrier: sendBarrier()
+    case .release(let waiters): for waiter in waiters { waiter.resume(returning: .idle) }
+    }
+  }
+
+  /// Suspends until nothing of this bubble can run: no job of it queued or
+  /// running here, and ``mainActorRounds`` quiet main-actor rounds in a row
+  /// — the caller's own job having ended, if it is one of them.
+  /// ``Quiescence/Idle/cancelled`` at once if the calling task is
+  /// cancelled; ``Quiescence/Idle/busy(_:)``, naming the tasks enqueued
+  /// most, if the bubble never stopped for ``Quiescence/stallBound``.
+  package func untilIdle() async -> Quiescence.Idle {
+    let id = state.withLock { state -> UInt64 in
+      state.nextWaiter &+= 1
+      return state.nextWaiter
+    }
+    let bound = Quiescence.stallBound
+    return await withTaskCancellationHandler {
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Quiescence.Idle, Never>) in
+        enum Now { case verdict(Quiescence.Idle), barrier, wait }
+        let now = state.withLock { state -> Now in
+          if Task.isCancelled { return .verdict(.cancelled) }
+          if mainActorRounds == 0, state.pending == 0 { return .verdict(.idle) }
+          state.waiters[id] = Waiter(continuation: continuation)
+          return state.shouldSendBarrier() ? .barrier : .wait
+        }
+        switch now {
+        case .verdict(let verdict): return continuation.resume(returning: verdict)
+        case .barrier: sendBarrier()
+        case .wait: break
+        }
+        // A wait that lasts a while starts tallying the bubble's enqueues by task.
+        after(min(Duration.seconds(1), bound / 2)) { [self] in
+          state.withLock { state in
+            guard let waiter = state.waiters[id], !waiter.sampling else { return }
+            state.waiters[id]?.sampling = true
+            state.sampling += 1
+          }
+        }
+        after(bound) { [self] in
+          let (waiter, report) = state.withLock { state in (state.removeWaiter(id), Self.stallReport(state, bound)) }
+          waiter?.continuation.resume(returning: .busy(report))
+        }
+      }
+    } onCancel: {
+      state.withLock { $0.removeWaiter(id) }?.continuation.resume(returning: .cancelled)
+    }
+  }
+
+  /// What a stalled wait says: the tasks enqueued most meanwhile, named
+  /// where they are the library's, and whether the main actor ran the rounds.
+  private static func stallReport(_ state: State, _ bound: Duration) -> String {
+    let top = state.tally.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(3).map { id, count in
+      "\(state.names[id].map { "\($0) (task \(id))" } ?? "task \(id), not the library's") ×\(count)"
+    }
+    let busy =
+      top.isEmpty
+      ? "nothing of it was enqueued meanwhile" : "enqueued most meanwhile: " + top.joined(separator: ", ")
+    let main =
+      state.pending == 0 && state.barriersSent > state.barriersRun
+      ? "; the main actor did not run the bubble's barrier (is the main thread blocked?)" : ""
+    return "the test bubble's tasks never stopped for \(bound) (\(state.pending) job(s) runnable; \(busy))\(main)"
+  }
+
+  /// Calls `body` on a Dispatch thread once `delay` of real time has passed.
+  private func after(_ delay: Duration, _ body: @escaping @Sendable () -> Void) {
+    let (seconds, attoseconds) = delay.components
+    let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 0)), execute: body)
+  }
+
+  // MARK: Which task a job is
+
+  /// The runtime's id of a job's task, from the job's public description
+  /// ("ExecutorJob(id: 42)"); 0 if it names none.
+  static func taskID(described description: String) -> UInt64 {
+    UInt64(String(description.reversed().drop { !$0.isNumber }.prefix { $0.isNumber }.reversed())) ?? 0
+  }
+
+  /// The task id of the job this thread runs for a bubble, as a
+  /// thread-specific value (0: none).
+  private static var runningJob: UInt64? {
+    get { UInt64(UInt(bitPattern: pthread_getspecific(runningJobKey))) }
+    set { pthread_setspecific(runningJobKey, UnsafeRawPointer(bitPattern: UInt(newValue ?? 0))) }
+  }
+
+  private static let runningJobKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+
+  // MARK: Self-check
+
+  /// A probe: runs its path with `executor` preferred, returns once done;
+  /// false if the path's own check failed.
+  package typealias Probe = @Sendable (_ executor: ScopeExecutor) async -> Bool
 
   /// One probe per path, each run on a fresh executor and checked by the
-  /// jobs it brought there: a task's start is one; the path must bring the
-  /// rest.
+  /// jobs it brought there (a task's start is one; the path must bring the
+  /// rest) and by its own result.
   package static let probes: [(BubblePath, minimumJobs: UInt64, Probe)] = [
     (
       .libraryTask, 1,
-      { executor in _ = await TaskScope.task(preferring: executor, named: "probe", immediate: false) {}?.value }
+      { executor in
+        _ = await TaskScope.task(preferring: executor, named: "probe", immediate: false) {}?.value
+        return true
+      }
     ),
-    (.afterYield, 2, { executor in await Task(executorPreference: executor) { await Task.yield() }.value }),
+    (
+      .afterYield, 2,
+      { executor in
+        await Task(executorPreference: executor) { await Task.yield() }.value
+        return true
+      }
+    ),
     (
       .defaultActor, 2,
-      { executor in await Task(executorPreference: executor) { await ProbeActor().yieldInside() }.value }
+      { executor in
+        await Task(executorPreference: executor) { await ProbeActor().yieldInside() }.value
+        return true
+      }
     ),
     (
       .afterOutsideResume, 2,
@@ -138,29 +374,60 @@ package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
             }
           }
         }.value
+        return true
+      }
+    ),
+    (
+      .mainActorHop, 2,
+      { executor in
+        // The task hops to the main actor and back; the wait must not
+        // return before it is back and done.
+        let done = Locked(false)
+        let task = Task(executorPreference: executor) {
+          await MainActorProbe.visit()
+          done.withLock { $0 = true }
+        }
+        _ = await executor.untilIdle()
+        let seen = done.withLock { $0 }
+        await task.value
+        return seen
+      }
+    ),
+    (
+      .mainActorFIFO, 0,
+      { _ in
+        // A main-actor task's first job, then a barrier, both enqueued from
+        // here: the barrier must run second (the rounds rest on it).
+        let ran = Locked(false)
+        let task = Task { @MainActor in ran.withLock { $0 = true } }
+        let first = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+          DispatchQueue.main.async { continuation.resume(returning: ran.withLock { $0 }) }
+        }
+        await task.value
+        return first
       }
     ),
   ]
 
   /// Runs `probes`, each on a fresh executor, and returns the paths whose
-  /// probe brought no job beyond its start.
+  /// probe brought too few jobs or failed its own check.
   package static func selfCheck(
     _ probes: [(BubblePath, minimumJobs: UInt64, Probe)] = probes
   ) async -> [BubblePath] {
     var missing: [BubblePath] = []
     for (path, minimum, probe) in probes {
       let executor = ScopeExecutor()
-      await probe(executor)
+      let passed = await probe(executor)
       _ = await executor.untilIdle()
-      if executor.jobsEnqueued < minimum { missing.append(path) }
+      if !passed || executor.jobsEnqueued < minimum { missing.append(path) }
     }
     return missing
   }
 
-  /// The check, run once per process, the first time the tier decides a wait.
-  private static let check = Task { await selfCheck() }
+  /// The check, run once per process, the first time a wait is decided.
+  private static let check = Task.detached { await selfCheck() }
 
-  /// Why the tier cannot decide in this process, if the check found a path it misses.
+  /// Why no bubble can decide in this process, if the check found a path it misses.
   package static func checkedVerdict() async -> String? {
     let missing = await check.value
     guard !missing.isEmpty else { return nil }
@@ -171,49 +438,19 @@ package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
   package static func message(missing: [BubblePath]) -> String {
     "the test bubble's job count cannot know when its work is idle: on this toolchain (\(Quiescence.toolchain)) "
       + missing.map(\.rawValue).joined(separator: ", ")
-      + " did not reach the bubble's executor, so virtual time would move while that work runs"
-  }
-
-  /// Suspends until no job of this bubble is queued or running — the
-  /// caller's own job having ended, if it is one of them. ``Quiescence/Idle/cancelled``
-  /// at once if the calling task is cancelled; ``Quiescence/Idle/busy(_:)``
-  /// if the bubble never stopped for ``Quiescence/stallBound``.
-  package func untilIdle() async -> Quiescence.Idle {
-    let id = state.withLock { state -> UInt64 in
-      state.nextWaiter &+= 1
-      return state.nextWaiter
-    }
-    let bound = Quiescence.stallBound
-    return await withTaskCancellationHandler {
-      await withUnsafeContinuation { (continuation: UnsafeContinuation<Quiescence.Idle, Never>) in
-        let verdict = state.withLock { state -> Quiescence.Idle? in
-          if Task.isCancelled { return .cancelled }
-          if state.pending == 0 { return .idle }
-          state.waiters[id] = continuation
-          return nil
-        }
-        if let verdict { return continuation.resume(returning: verdict) }
-        let (seconds, attoseconds) = bound.components
-        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 0))) { [self] in
-          let (waiter, pending) = state.withLock { ($0.waiters.removeValue(forKey: id), $0.pending) }
-          waiter?.resume(
-            returning: .busy("the test bubble's tasks never stopped for \(bound) (\(pending) job(s) runnable)"))
-        }
-      }
-    } onCancel: {
-      state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: .cancelled)
-    }
+      + ", so virtual time would move while that work runs"
   }
 }
 
-/// The paths the task-executor tier relies on: each must bring a job to
-/// the bubble's executor.
+/// The paths the bubble's count relies on, each probed once per process.
 package enum BubblePath: String, CaseIterable, Sendable {
-  case libraryTask = "a library task's first job"
-  case afterYield = "a bubble task resumed after Task.yield()"
-  case defaultActor = "a default actor's job for a bubble task"
-  case afterOutsideResume = "a bubble task resumed by a continuation from a Dispatch queue"
+  case libraryTask = "a library task's first job did not reach the bubble's executor"
+  case afterYield = "a bubble task resumed after Task.yield() did not reach the bubble's executor"
+  case defaultActor = "a default actor's job for a bubble task did not reach the bubble's executor"
+  case afterOutsideResume =
+    "a bubble task resumed by a continuation from a Dispatch queue did not reach the bubble's executor"
+  case mainActorHop = "a bubble task's hop to the main actor and back was not waited for"
+  case mainActorFIFO = "a main-actor job enqueued before a main-queue barrier ran after it"
 }
 
 /// The default actor the self-check runs a bubble task on.
@@ -222,62 +459,9 @@ private actor ProbeActor {
   func yieldInside() async { await Task.yield() }
 }
 
-extension Quiescence {
-  /// The job count's tiers, best first.
-  package enum Tier: String, Equatable, Sendable {
-    /// Counting main and default executors on the runtime's executor
-    /// factory (SPI; Linux): every job of the process.
-    case executorFactory = "executor factory (process-wide)"
-    /// A counting task executor per test bubble (public API; OS 15): the
-    /// bubble's library tasks and their structured children.
-    case taskExecutor = "task executor (per test bubble)"
-    /// Neither: waits say they cannot know.
-    case none = "none"
-  }
-
-  /// Whether `ACTORMVVM_JOB_COUNT=task-executor` is set, which keeps the
-  /// executor-factory tier from installing: Linux then runs what an Apple
-  /// build runs.
-  package static var taskExecutorTierForced: Bool {
-    guard let value = getenv("ACTORMVVM_JOB_COUNT") else { return false }
-    return String(cString: value) == "task-executor"
-  }
-
-  /// The tier a wait on the calling task uses: the executor factory where it
-  /// is installed, else the bubble's task executor if the task is in one.
-  package static var tierInUse: Tier {
-    if isInstalled { return .executorFactory }
-    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), TaskScope.bound is ScopeExecutor {
-      return .taskExecutor
-    }
-    return .none
-  }
-
-  /// The calling task's bubble executor, if it is in one (and the OS has them).
-  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  package static var currentScope: ScopeExecutor? { TaskScope.bound as? ScopeExecutor }
-}
-
-extension Quiescence {
-  /// Runs `body` in a job-count scope of its own — a ``ScopeExecutor`` that
-  /// its task prefers and binds for the library's tasks, as a test bubble
-  /// does — where the process-wide count is not installed and task executors
-  /// exist: how a program that is not a test (the REPL's script mode) gets
-  /// exact virtual time in the task-executor tier. Where the process-wide
-  /// count is installed, the task is already in a scope, or the OS has no
-  /// task executors, `body` runs as it is.
-  ///
-  /// Isolation: `body` runs on the caller's actor. Cancellation passes
-  /// through to `body`; nothing is buffered.
-  package static func withScopeWhereNeeded<R>(
-    isolation: isolated (any Actor)? = #isolation, _ body: () async -> R
-  ) async -> R {
-    if !isInstalled, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), currentScope == nil {
-      let executor = ScopeExecutor()
-      return await withTaskExecutorPreference(executor, isolation: isolation) {
-        await TaskScope.binding(executor, isolation: isolation, body)
-      }
-    }
-    return await body()
-  }
+/// The main actor's probe: a visit that does a little work there.
+@MainActor
+private enum MainActorProbe {
+  static var visits = 0
+  static func visit() { visits += 1 }
 }

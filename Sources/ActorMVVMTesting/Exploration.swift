@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMSupport
+import Testing
 
 /// Explores every order in which a subject's events can happen — the
 /// inputs a user sends, the answers (or failures) of the calls it makes,

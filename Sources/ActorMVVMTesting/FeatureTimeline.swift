@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMSupport
+import Testing
 
 /// RxTest's `TestScheduler` for a whole `Feature`: named marble
 /// timelines in, the timelines of chosen state fields and of the outputs
@@ -65,6 +66,9 @@ public enum FeatureTimeline {
   ///   - bind: binds the named inputs to the feature.
   ///   - record: the diagrams to record from the state, by name.
   ///   - output: names an output for the `"outputs"` diagram; nil records none.
+  ///   - sourceLocation: where a failure of the run is reported.
+  ///
+  /// Runs in the calling task's test bubble, or in one of its own if it is in none.
   public static func run<Machine: StateMachine, Value: Sendable>(
     inputs: KeyValuePairs<String, String>,
     values: [String: Value],
@@ -73,7 +77,21 @@ public enum FeatureTimeline {
     feature makeFeature: (TestClock) -> Feature<Machine>,
     bind: (Feature<Machine>, TimelineInputs<Value>) -> Void,
     record: KeyValuePairs<String, @Sendable (Machine.State) -> String>,
-    output: (@Sendable (Machine.Output) -> String)? = nil
+    output: (@Sendable (Machine.Output) -> String)? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async -> [String: String] {
+    await inTestBubble(sourceLocation: sourceLocation) {
+      await runInBubble(
+        inputs: inputs, values: values, tick: tick, extraTicks: extraTicks, feature: makeFeature, bind: bind,
+        record: record, output: output, sourceLocation: sourceLocation)
+    }
+  }
+
+  private static func runInBubble<Machine: StateMachine, Value: Sendable>(
+    inputs: KeyValuePairs<String, String>, values: [String: Value], tick: Duration, extraTicks: Int,
+    feature makeFeature: (TestClock) -> Feature<Machine>, bind: (Feature<Machine>, TimelineInputs<Value>) -> Void,
+    record: KeyValuePairs<String, @Sendable (Machine.State) -> String>,
+    output: (@Sendable (Machine.Output) -> String)?, sourceLocation: SourceLocation
   ) async -> [String: String] {
     let clock = TestClock()
     let names = Set(values.keys)
@@ -121,11 +139,13 @@ public enum FeatureTimeline {
 
     let ticks = (timelines.map(\.ticks.count).max() ?? 0) + extraTicks
     let all = recorders.map(\.recorder) + [outputsRecorder]
-    await Marble.drive(clock: clock, tick: tick, ticks: ticks, recorders: all, afterEachStep: sample) { index in
+    await Marble.drive(
+      clock: clock, tick: tick, ticks: ticks, recorders: all, sourceLocation: sourceLocation, afterEachStep: sample
+    ) { index in
       for (source, ticks) in timelines where index < ticks.count {
         for event in ticks[index] {
           source.deliver(event)
-          guard await clock.settle() else { return false }
+          guard await clock.settle(sourceLocation: sourceLocation) else { return false }
           await sample()
         }
       }

@@ -1,5 +1,6 @@
 import ActorMVVM
 import ActorMVVMSupport
+import Testing
 
 /// Marble-diagram tests on virtual time: a diagram string per input in,
 /// the diagram of what came out, so a test reads like the behaviour it
@@ -55,13 +56,28 @@ public enum Marble {
   ///   - tick: the virtual time one character stands for.
   ///   - extraTicks: ticks to keep running after the longest input diagram,
   ///     for timers to fire.
+  ///   - sourceLocation: where a failure of the run is reported.
   ///   - build: makes the sequence under test from the inputs and the clock.
+  ///
+  /// Runs in the calling task's test bubble, or in one of its own if it is
+  /// in none.
   public static func run<Output: AsyncSequence>(
     _ inputs: KeyValuePairs<String, String>,
     names: Set<String> = [],
     tick: Duration = .milliseconds(100),
     extraTicks: Int = 10,
+    sourceLocation: SourceLocation = #_sourceLocation,
     _ build: @escaping @Sendable (MarbleInputs, TestClock) -> Output
+  ) async -> String where Output: SendableMetatype, Output.Element: CustomStringConvertible {
+    await inTestBubble(sourceLocation: sourceLocation) {
+      await runInBubble(
+        inputs, names: names, tick: tick, extraTicks: extraTicks, sourceLocation: sourceLocation, build)
+    }
+  }
+
+  private static func runInBubble<Output: AsyncSequence>(
+    _ inputs: KeyValuePairs<String, String>, names: Set<String>, tick: Duration, extraTicks: Int,
+    sourceLocation: SourceLocation, _ build: @escaping @Sendable (MarbleInputs, TestClock) -> Output
   ) async -> String where Output: SendableMetatype, Output.Element: CustomStringConvertible {
     let clock = TestClock()
     var timelines: [(source: MarbleSource, ticks: [[MarbleEvent<String>]])] = []
@@ -78,11 +94,12 @@ public enum Marble {
       await record(build, marbleInputs, clock, into: recorder)
     }
     let lastTick = (timelines.map(\.ticks.count).max() ?? 0) + extraTicks
-    await drive(clock: clock, tick: tick, ticks: lastTick, recorders: [recorder]) { index in
+    await drive(clock: clock, tick: tick, ticks: lastTick, recorders: [recorder], sourceLocation: sourceLocation) {
+      index in
       for (source, ticks) in timelines where index < ticks.count {
         for event in ticks[index] {
           source.deliver(event)
-          guard await clock.settle() else { return false }
+          guard await clock.settle(sourceLocation: sourceLocation) else { return false }
         }
       }
       return true
@@ -114,18 +131,24 @@ public enum Marble {
   /// the first recorder has seen the end, or when the calling task is
   /// cancelled.
   static func drive(
-    clock: TestClock, tick: Duration, ticks: Int, recorders: [MarbleRecorder],
+    clock: TestClock, tick: Duration, ticks: Int, recorders: [MarbleRecorder], sourceLocation: SourceLocation,
     afterEachStep: (@Sendable () async -> Void)? = nil,
     deliver: (Int) async -> Bool
   ) async {
-    guard await clock.settle() else { return }
+    guard await clock.settle(sourceLocation: sourceLocation) else { return }
     await afterEachStep?()
     for index in 0..<ticks {
       for recorder in recorders { recorder.tick = index }
       let instant = ManualInstant(offset: tick * index)
-      guard await clock.fire(through: instant, including: false, afterEachStep: afterEachStep) else { return }
+      guard
+        await clock.fire(
+          through: instant, including: false, sourceLocation: sourceLocation, afterEachStep: afterEachStep)
+      else { return }
       guard await deliver(index) else { return }
-      guard await clock.fire(through: instant, including: true, afterEachStep: afterEachStep) else { return }
+      guard
+        await clock.fire(
+          through: instant, including: true, sourceLocation: sourceLocation, afterEachStep: afterEachStep)
+      else { return }
       if recorders.first?.ended == true { return }
     }
   }

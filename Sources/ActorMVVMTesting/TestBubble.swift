@@ -4,21 +4,22 @@ import Testing
 
 /// Runs `body` in a test bubble: the library's tasks it starts — features'
 /// drains, effect runs, bindings, operators' pumps, the testing tools' own
-/// tasks — are counted apart from the rest of the process, so the virtual-time
-/// waits made inside (``TestClock/advance(by:)``, its gates, ``FeatureTimeline``,
-/// ``Marble``) know when *this bubble* can do nothing more.
+/// tasks — and the body's own jobs are counted apart from the rest of the
+/// process, so the virtual-time waits made inside (``TestClock/advance(by:sourceLocation:)``,
+/// its gates, ``FeatureTimeline``, ``Marble``) know when *this bubble* can
+/// do nothing more. Every virtual-time wait needs one; outside a bubble a
+/// wait records a failure at the test's line saying so.
 ///
-/// Which count a wait uses (Guarantees, "Virtual time is exact"):
-/// - Where the process-wide job count is installed (Linux; the executor
-///   factory), it still decides: it sees every job, the main actor's too.
-///   The bubble's jobs are counted by both.
-/// - Elsewhere — an Apple build, or Linux with
-///   `ACTORMVVM_JOB_COUNT=task-executor` — the bubble's own count decides
-///   (every OS the package supports). It does not see
-///   main-actor jobs, or a `Task {}` the code under test starts itself; work a
-///   neighbouring test keeps running never delays it.
-/// - Below those versions there is no bubble: `body` runs as it is, and
-///   waits say that idle cannot be known.
+/// What the bubble sees (Guarantees, "Virtual time is exact"): every job of
+/// its tasks that runs off the main actor, and what they queue on the main
+/// actor — idle is its count at zero across main-actor barrier rounds
+/// (``TestBubble``). It does not see a `Task {}` the code under test starts
+/// itself once it leaves the main actor (start the test's own with
+/// ``TestBubble/task(_:)-(()->Success)``). Work a neighbouring test keeps
+/// running never delays it, nor fails it.
+///
+/// XCTest: `await withTestBubble { … }` around the test's body (`try await`
+/// if it throws). Swift Testing: `@Suite(.testBubble)` or `@Test(.testBubble)`.
 ///
 /// When `body` returns, the bubble waits until its work has stopped; the
 /// library's tasks it started that have not returned (an effect blocked on
@@ -75,8 +76,18 @@ package func unfinishedSummary(_ names: [String], limit: Int = 8) -> String {
   return shown.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
 }
 
+/// Runs `body` in a bubble of its own unless the calling task is in one:
+/// how ``FeatureTimeline`` and ``Marble``, which own their whole run, need no ceremony.
+func inTestBubble<R>(sourceLocation: SourceLocation, _ body: () async -> R) async -> R {
+  if Quiescence.currentScope != nil { return await body() }
+  return await withTestBubble(sourceLocation: sourceLocation, body)
+}
+
 /// The test bubble the current task is in.
 public enum TestBubble {
+  /// Whether the current task is in a test bubble (its virtual-time waits can know idle).
+  public static var isActive: Bool { Quiescence.currentScope != nil }
+
   /// The bubble's counting executor, if the current task is in a bubble:
   /// `Task(executorPreference: TestBubble.executor) { … }` starts a task of
   /// the test's own that the bubble counts (a plain `Task {}` it does not:
@@ -110,11 +121,6 @@ public enum TestBubble {
     }
     return Task(operation: operation)
   }
-
-  /// Which job count the virtual-time waits of the current task use, named:
-  /// "executor factory (process-wide)", "task executor (per test bubble)"
-  /// or "none".
-  public static var jobCount: String { Quiescence.tierInUse.rawValue }
 }
 
 /// Runs each test of a suite, or one test, in a test bubble

@@ -11,17 +11,19 @@ import Testing
 /// construction: no real time passes, and "everything has settled" is
 /// known, not hoped for.
 ///
-/// - **Idle, exactly.** The process's job count is installed when
-///   ActorMVVMTesting loads, before any clock is created (see Guarantees,
-///   "Virtual time is exact"): the clock knows when no job can run — the
-///   runtime's tasks, and every `Task {}` the test or the code under test
-///   starts. ``advance(by:)`` first lets everything
-///   runnable run until it parks, then steps through the deadlines it
-///   passes, earliest first: it sets `now` to a deadline, resumes the
-///   sleepers due then, and again waits until everything has parked before
-///   the next step. So `input.yield(2)` then `await clock.advance(by: …)`
-///   handles the element at the instant it was yielded, however busy the
-///   machine is, and each timer's consequences land at its own instant.
+/// - **Idle, exactly.** The clock asks the test's bubble (`.testBubble`,
+///   ``withTestBubble(isolation:sourceLocation:_:)``; see Guarantees,
+///   "Virtual time is exact") when nothing of the test can run: the
+///   library's tasks, the test's own body and its structured children,
+///   and what they have queued on the main actor. ``advance(by:sourceLocation:)`` first
+///   lets everything runnable run until it parks, then steps through the
+///   deadlines it passes, earliest first: it sets `now` to a deadline,
+///   resumes the sleepers due then, and again waits until everything has
+///   parked before the next step. So `input.yield(2)` then
+///   `await clock.advance(by: …)` handles the element at the instant it was
+///   yielded, however busy the machine is, and each timer's consequences
+///   land at their own instant. Used outside a bubble, every wait records a
+///   failure at the test's line saying what to add, and returns.
 /// - **Same instant.** `advance` ends an instant: timers due at the target
 ///   have fired when it returns, so an input yielded after
 ///   `advance(to: t)` is handled after the timers due at `t` (RxTest's
@@ -34,13 +36,13 @@ import Testing
 ///   of their instant. So two things due at one instant happen in one
 ///   order on every run, and an element a sleeper produces at a timeout's
 ///   deadline is in time.
-/// - **Real time.** A gate does not fail while a real-time timer of the
-///   process (a `Task.sleep` on a real clock) is due within a second: it
-///   awaits the timers pending then and looks again. A later one is
-///   outside, and a failed wait names it.
+/// - **Not seen, and a second's grace.** A `Task {}` the test or the code
+///   under test starts itself, once it leaves the main actor, and work on
+///   threads of its own outside `withOutsideWork`: before a gate fails, it
+///   gives the sleepers up to a second of real time to change.
 /// - **Self-check.** If this toolchain routes a kind of job around the
-///   job count, every wait and `advance` records a failure naming it and
-///   returns, instead of moving time on a guess.
+///   bubble's count, every wait and `advance` records a failure naming it
+///   and returns, instead of moving time on a guess.
 /// - **Gates** (``waitForSleepers(_:sourceLocation:)``, ``waitForSleeper(until:sourceLocation:)``,
 ///   ``wait(until:describing:sourceLocation:)``, ``advance(by:expectingSleepers:sourceLocation:)``) return once
 ///   their condition holds. One that cannot hold — everything is idle and
@@ -95,9 +97,9 @@ public final class TestClock: Clock, Sendable {
     case waitForAdvance
   }
 
-  /// A clock at its start (offset zero) with no sleepers. The process's
-  /// job count was installed when ActorMVVMTesting loaded, so a clock may
-  /// be created at any time, before or after the work it is to watch.
+  /// A clock at its start (offset zero) with no sleepers. It may be
+  /// created at any time, before or after the work it is to watch; its
+  /// waits ask the bubble of the task that makes them.
   ///
   /// - Parameter dueNowSleeps: what a sleep whose deadline has come does.
   ///   `.returnAtOnce` (the default) keeps production's behaviour: a zero
@@ -105,7 +107,6 @@ public final class TestClock: Clock, Sendable {
   ///   that forgets to advance does not strand it. `.waitForAdvance` is
   ///   RxTest's `TestScheduler`, for tests ported with their zero delays.
   public init(dueNowSleeps: DueNowSleeps = .returnAtOnce) {
-    Quiescence.install()  // already done at load; a no-op kept for processes loaded otherwise
     let state = Locked(State())
     self.state = state
     timeline = VirtualTimeline(
@@ -144,27 +145,23 @@ public final class TestClock: Clock, Sendable {
   /// by `duration`, waking the sleepers due on the way in deadline order
   /// and letting each instant's work park before the next (see
   /// ``TestClock``). Returns with `now` at the target and nothing runnable,
-  /// or at once if the calling task is cancelled.
-  public func advance(by duration: Duration = .zero) async {
+  /// or at once if the calling task is cancelled. Outside a test bubble it
+  /// records a failure at `sourceLocation` and does not move time.
+  public func advance(by duration: Duration = .zero, sourceLocation: SourceLocation = #_sourceLocation) async {
     precondition(duration >= .zero, "TestClock cannot go back in time (advance by \(duration))")
     let target = now.advanced(by: duration)
     changeAdvancing(by: 1)
     defer { changeAdvancing(by: -1) }
-    guard await quiet() else { return }
-    await fire(through: target, including: true)
+    guard await quiet(sourceLocation: sourceLocation) else { return }
+    await fire(through: target, including: true, sourceLocation: sourceLocation)
   }
 
-  /// Waits until nothing can run (`Quiescence`): true when idle; false when
-  /// the task was cancelled, or, recording a test failure that says why,
-  /// when idleness cannot be known in this process.
-  func quiet(sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+  /// Waits until nothing of the test's bubble can run: true when idle;
+  /// false when the task was cancelled, or, recording a test failure at
+  /// `sourceLocation` that says why, when idleness cannot be known (no
+  /// bubble) or the bubble never stopped.
+  func quiet(sourceLocation: SourceLocation) async -> Bool {
     report(await Quiescence.untilIdle(), sourceLocation: sourceLocation)
-  }
-
-  /// ``quiet(sourceLocation:)`` after the real-time timers pending now and
-  /// due within `bound` have fired.
-  func quiet(afterTimersDueWithin bound: Duration, sourceLocation: SourceLocation) async -> Bool {
-    report(await Quiescence.untilIdle(afterTimersDueWithin: bound), sourceLocation: sourceLocation)
   }
 
   private func report(_ idle: Quiescence.Idle, sourceLocation: SourceLocation) -> Bool {
@@ -188,9 +185,9 @@ public final class TestClock: Clock, Sendable {
     for gate in gates { gate.resume() }
   }
 
-  /// Moves time to `instant` (no-op if it is in the past), as ``advance(by:)``.
-  public func advance(to instant: Instant) async {
-    await advance(by: max(now.duration(to: instant), .zero))
+  /// Moves time to `instant` (no-op if it is in the past), as ``advance(by:sourceLocation:)``.
+  public func advance(to instant: Instant, sourceLocation: SourceLocation = #_sourceLocation) async {
+    await advance(by: max(now.duration(to: instant), .zero), sourceLocation: sourceLocation)
   }
 
   /// Wakes, instant by instant, the sleepers due before `target` (and at
@@ -202,10 +199,12 @@ public final class TestClock: Clock, Sendable {
   /// cancelled.
   @discardableResult
   func fire(
-    through target: Instant, including: Bool, afterEachStep: (@Sendable () async -> Void)? = nil
+    through target: Instant, including: Bool, sourceLocation: SourceLocation,
+    afterEachStep: (@Sendable () async -> Void)? = nil
   ) async -> Bool {
     await timeline.advance(
-      through: target, including: including, settle: { await self.quiet() }, afterEachInstant: afterEachStep)
+      through: target, including: including, settle: { await self.quiet(sourceLocation: sourceLocation) },
+      afterEachInstant: afterEachStep)
   }
 
   /// Waits until at least `count` tasks are asleep with deadlines at or
@@ -222,7 +221,7 @@ public final class TestClock: Clock, Sendable {
         until: { deadlines in deadlines.filter { $0 <= target }.count >= count },
         describing: "\(count) sleeper(s) due by \(target)", sourceLocation: sourceLocation)
     else { return }
-    await advance(by: duration)
+    await advance(by: duration, sourceLocation: sourceLocation)
   }
 
   /// Returns true once at least `count` tasks are asleep on this clock;
@@ -271,20 +270,11 @@ public final class TestClock: Clock, Sendable {
       let after = timeline.sleeperDeadlines
       if isOpen(after) { return true }
       if stillAdvancing { continue }
-      // Nothing can run now; a real-time timer due soon will make something
-      // runnable without virtual time moving. Await the ones pending now,
-      // at most `realTimeLookAhead` in all, before concluding.
-      if lookAhead > .zero, Quiescence.hasTimer(dueWithin: lookAhead) {
-        let started = ContinuousClock.now
-        guard await quiet(afterTimersDueWithin: lookAhead, sourceLocation: sourceLocation) else { return false }
-        lookAhead -= ContinuousClock.now - started
-        continue
-      }
-      // The bubble's count does not see main-actor jobs or a `Task {}` the
-      // test started itself: before concluding, give the sleepers up to the
-      // rest of the horizon to change. (Only a failing wait pays this.)
-      let tier = Quiescence.tierInUse
-      if tier == .taskExecutor, lookAhead > .zero {
+      // The bubble does not see a `Task {}` started by the test or the
+      // code under test once it leaves the main actor: before concluding,
+      // give the sleepers up to the rest of the horizon to change. (Only a
+      // failing wait pays this.)
+      if lookAhead > .zero {
         let started = ContinuousClock.now
         await change(after: version, within: lookAhead)
         lookAhead -= ContinuousClock.now - started
@@ -293,19 +283,18 @@ public final class TestClock: Clock, Sendable {
       TestFailure.record(
         """
         TestClock at \(now) waited for \(description), but nothing can run and it never came; \
-        asleep: \(after.isEmpty ? "nothing" : after.map(\.description).joined(separator: ", "))\
-        \(Quiescence.pendingTimersNote)\(tier == .taskExecutor ? Self.unseenNote : "")
+        asleep: \(after.isEmpty ? "nothing" : after.map(\.description).joined(separator: ", "))\(Self.unseenNote)
         """,
         sourceLocation: sourceLocation)
       return false
     }
   }
 
-  /// What a failing wait adds in a test bubble whose own count decides.
+  /// What a failing wait adds: what the bubble does not see.
   static let unseenNote =
-    " (the test bubble's job count sees the library's tasks, not main-actor jobs nor a `Task {}` the test "
-    + "started itself, and nothing changed within \(Quiescence.realTimeHorizon) of real time: start such a task "
-    + "with `TestBubble.task { }`)"
+    " (the test bubble sees the library's tasks, the test's own and what they queue on the main actor, not a "
+    + "`Task {}` started by the test or the code under test once it leaves the main actor, and nothing changed "
+    + "within \(Quiescence.realTimeHorizon) of real time: start such a task with `TestBubble.task { }`)"
 
   /// Returns once the clock's state has changed since `version`, `bound`
   /// of real time has passed (if one is given), or the calling task is
@@ -335,10 +324,11 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
-  /// Returns once nothing can run without time moving (see ``TestClock``);
-  /// false if the calling task was cancelled first.
+  /// Returns once nothing of the test's bubble can run without time moving
+  /// (see ``TestClock``); false if the calling task was cancelled first,
+  /// or, recording a failure at `sourceLocation`, outside a bubble.
   @discardableResult
-  public func settle() async -> Bool {
-    await quiet()
+  public func settle(sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+    await quiet(sourceLocation: sourceLocation)
   }
 }

@@ -15,24 +15,18 @@ import InterviewFeature
 /// embedded). Missing keys are reported, one line each, and only the
 /// screens that need them fail.
 public enum ReplApp {
-  /// Puts the runtime's job count in place (`Quiescence`): a script's
-  /// virtual time and a terminal's acknowledgements both ask it when
-  /// nothing can run. Call it first in `main`, before any task exists.
-  public static func installJobCount() {
-    Quiescence.install()
-  }
-
-  /// Runs `body` (the whole session) in a job-count scope of its own where
-  /// ``installJobCount()`` could not install the process-wide count and task
-  /// executors exist (macOS 15 and later; Linux with
-  /// `ACTORMVVM_JOB_COUNT=task-executor`): the tasks the app starts are
-  /// counted there, so a script's virtual time still knows when nothing can
-  /// run. Main-actor jobs are not counted in that tier; the session runs on
-  /// its own actor. Elsewhere `body` runs as it is.
+  /// Runs `body` (the whole session) in a bubble of its own — the test
+  /// bubble's job count, on public API, the same on every platform — unless
+  /// the task is in one already (a test's): the tasks the app starts are
+  /// counted there, and what they queue on the main actor is waited for, so
+  /// a script's virtual time and a terminal's acknowledgements know when
+  /// nothing can run.
+  ///
+  /// Isolation: `body` runs on the caller's actor. Nothing is buffered.
   public static func withJobCountScope<R>(
     isolation: isolated (any Actor)? = #isolation, _ body: () async -> R
   ) async -> R {
-    await Quiescence.withScopeWhereNeeded(isolation: isolation, body)
+    await Quiescence.withScope(isolation: isolation, body)
   }
 
   /// The store behind `--data-dir DIR` (`DIR/store.json`), or one in memory.

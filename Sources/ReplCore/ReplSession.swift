@@ -123,8 +123,6 @@ public actor ReplSession {
     self.width = width
     self.clock = clock
     self.outsideWork = outsideWork
-    // Real time knows a command has settled from the runtime's job count too.
-    if clock == nil { _ = Quiescence.install() }
     self.trace = trace
     self.format = format
     let written = self.written
@@ -294,7 +292,7 @@ public actor ReplSession {
     settling = Task {
       // The screens are idle and their outputs handled; then whatever that
       // handling set running (a navigation between two of its steps) has
-      // run too: nothing is runnable (the runtime's job count, `Quiescence`;
+      // run too: nothing is runnable (the session's bubble, `Quiescence`;
       // a timer asleep on real time is not runnable).
       await coordinator.settle()
       _ = await Quiescence.untilIdle()
@@ -455,10 +453,10 @@ public actor ReplSession {
     await render()
   }
 
-  /// Returns once nothing can happen until the clock moves: no job in the
-  /// process can run (the runtime's exact count, installed by
-  /// ``VirtualClock``), so every effect is asleep on the clock, awaits
-  /// something outside, or has returned, and every output has been handled.
+  /// Returns once nothing can happen until the clock moves: nothing of the
+  /// session's bubble can run (`ReplApp.withJobCountScope`, or a test's
+  /// bubble), so every effect is asleep on the clock, awaits something
+  /// outside, or has returned, and every output has been handled.
   /// Known, not polled: however long the real work takes (a slow backend
   /// answer), the instant is rendered once it is done.
   private func waitUntilWaitingOnTime() async {

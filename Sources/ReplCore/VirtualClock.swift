@@ -20,12 +20,10 @@ public final class VirtualClock: Clock, Sendable {
 
   private let timeline = VirtualTimeline()
 
-  /// A clock at offset zero with no sleepers. The session asks the
-  /// process's job count when nothing can run: the REPL installs it first
-  /// thing in `main` (`ReplApp.installJobCount()`), a test process at load.
-  public init() {
-    Quiescence.install()  // a no-op where it already is
-  }
+  /// A clock at offset zero with no sleepers. The session asks its job
+  /// count when nothing can run: the bubble the REPL runs its whole session
+  /// in (`ReplApp.withJobCountScope`), or a test's.
+  public init() {}
 
   /// The current virtual time.
   public var now: Instant { timeline.now }

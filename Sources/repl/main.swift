@@ -133,11 +133,7 @@ func main() async -> Int32 {
   return 0
 }
 
-// Before any task exists: the runtime's executors are swapped for the
-// counting ones, which is safe only while nothing else can read them.
-ReplApp.installJobCount()
-// Where they cannot be (an Apple build; ACTORMVVM_JOB_COUNT=task-executor),
-// the session and every task the app starts run in a job-count scope of
-// their own instead: the task-executor tier, which a script needs to know
-// when nothing more can happen before it moves virtual time.
+// The session and every task the app starts run in a bubble of their own:
+// a script needs to know when nothing more can happen before it moves
+// virtual time, and a terminal when a command has settled.
 exit(await ReplApp.withJobCountScope { await main() })

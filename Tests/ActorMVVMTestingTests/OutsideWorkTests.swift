@@ -59,14 +59,36 @@ struct OutsideWorkTests {
   }
 }
 
-/// The same rule outside a bubble, where the process-wide count decides.
-@Suite("withOutsideWork outside a bubble")
-struct OutsideWorkProcessWideTests {
-  @Test(
-    "With the process-wide count, a Dispatch callback awaited inside withOutsideWork has landed when settle() returns",
-    .enabled(if: TestBubble.jobCount.hasPrefix("executor factory"), "needs the process-wide count (Linux)"))
-  func held() async {
-    let landed = await callbackAwaitedInOutsideWorkLanded()
-    #expect(landed, "settle() took the wait for the callback for idle")
+/// A callback from a thread with no task (a Dispatch queue, a delegate) that
+/// sends a feature an input: the drain it starts is the bubble's, because the
+/// feature was made in the bubble.
+@Suite("withOutsideWork: a Dispatch callback that sends an input", .testBubble)
+struct OutsideWorkSendTests {
+  private struct Tally: StateMachine {
+    enum Input: Sendable { case add }
+    typealias Output = Never
+    func reduce(into state: inout Int, _ input: Input) -> Effect<Input, Never> {
+      state += 1
+      return .none
+    }
+  }
+
+  @Test("A callback that sends inside withOutsideWork: settle() returns only after the input is reduced")
+  func callbackSends() async {
+    let feature = Feature(Tally(), initialState: 0)
+    let task = TestBubble.task {
+      await withOutsideWork {
+        await withCheckedContinuation { (callback: CheckedContinuation<Void, Never>) in
+          DispatchQueue.global().async {
+            feature.send(.add)
+            callback.resume()
+          }
+        }
+      }
+    }
+    #expect(await TestClock().settle())
+    #expect(await feature.state == 1, "settle() returned before the callback's input was reduced")
+    await task.value
+    await feature.finish()
   }
 }

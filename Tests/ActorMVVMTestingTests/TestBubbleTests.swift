@@ -6,12 +6,11 @@ import ActorMVVMTesting
 import Dispatch
 import Testing
 
-/// The task-executor tier, job kind by job kind: what a bubble's count sees
-/// (its wait returns only once the work is done) and what it does not (its
-/// wait returns while the work is still held). Each case asks the bubble's
-/// executor directly, so it runs in every process, whichever tier the
-/// process's waits use.
-@Suite("Test bubbles: the task-executor tier's jobs")
+/// The test bubble's count, job kind by job kind: what it sees (its wait
+/// returns only once the work is done) and what it does not (its wait
+/// returns while the work is still held). Each case asks the bubble's
+/// executor directly.
+@Suite("Test bubbles: the jobs a bubble counts")
 struct TestBubbleTests {
   /// A flag set by the work under test.
   final class Flag: Sendable {
@@ -90,7 +89,7 @@ struct TestBubbleTests {
     }
   }
 
-  @Test("Not seen: a running Task {} the code under test starts itself, and a task asleep on a real clock")
+  @Test("Not seen: a running Task {} the code under test starts itself off the main actor, and a task asleep on a real clock")
   func notSeen() async {
     guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
     await withTestBubble {
@@ -177,17 +176,29 @@ struct TestBubbleTests {
     #expect(found == [], "\(found)")
     // A probe whose path brings nothing stands in for a toolchain that stops routing it.
     let missing = await ScopeExecutor.selfCheck([
-      (.afterYield, 2, { executor in await Task(executorPreference: executor) {}.value }),
-      (.libraryTask, 1, { executor in await Task(executorPreference: executor) {}.value }),
+      (
+        .afterYield, 2,
+        { executor in
+          await Task(executorPreference: executor) {}.value
+          return true
+        }
+      ),
+      (
+        .libraryTask, 1,
+        { executor in
+          await Task(executorPreference: executor) {}.value
+          return true
+        }
+      ),
+      (.mainActorFIFO, 0, { _ in false }),
     ])
-    #expect(missing == [.afterYield])
+    #expect(missing == [.afterYield, .mainActorFIFO])
     let message = ScopeExecutor.message(missing: missing)
     #expect(message.contains("a bubble task resumed after Task.yield()") && message.contains(Quiescence.toolchain))
   }
 
   @Test(
-    "Where the bubble's count decides and a path is missing, a TestClock wait fails naming it instead of guessing",
-    .enabled(if: !Quiescence.isInstalled))
+    "Where a path is missing, a TestClock wait fails naming it instead of guessing")
   func bypassFailsLoudly() async {
     await withTestBubble {
       let clock = TestClock()
@@ -215,6 +226,7 @@ struct TestBubbleTests {
         return
       }
       #expect(why.contains("never stopped for 0.2 seconds"))
+      #expect(why.contains("spinner (task "), "the spinner is named: \(why)")
       let waiter = Task { await Self.scope.untilIdle() }
       waiter.cancel()
       #expect(await waiter.value == .cancelled)
@@ -230,16 +242,15 @@ struct TestBubbleTests {
       unfinishedSummary((1...10).map { "t\($0)" }) == "t1, t2, t3, t4, t5, t6, t7, t8 and 2 more")
   }
 
-  @Test("Outside a bubble there is no scope; inside, the tier in use is named")
-  func tierNamed() async {
+  @Test("Outside a bubble there is no scope and a wait says what to add; inside, there is one")
+  func insideAndOutside() async {
     #expect(TaskScope.bound == nil)
+    #expect(!TestBubble.isActive)
+    #expect(await Quiescence.untilIdle() == .unknowable(Quiescence.outsideBubble))
     await withTestBubble {
-      if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-        #expect(Quiescence.currentScope != nil)
-        #expect(Quiescence.tierInUse == (Quiescence.isInstalled ? .executorFactory : .taskExecutor))
-      }
+      #expect(Quiescence.currentScope != nil)
+      #expect(TestBubble.isActive)
     }
-    #expect(Quiescence.tierInUse == (Quiescence.isInstalled ? .executorFactory : .none))
   }
 }
 

@@ -1,4 +1,3 @@
-import ActorMVVMJobCount
 import ActorMVVMSupport
 import ActorMVVMTesting
 import Foundation
@@ -29,21 +28,10 @@ struct ApplePathTests {
     #expect(EffectRunner<Int, Never>.startsRunsImmediately == !Self.appleBelow26)
   }
 
-  @Test("The job count exists on Linux only (it stands on the executor SPI)")
-  func jobCount() {
-    #expect(Quiescence.isAvailable == !Self.appleBelow26)
-    // Installed at load by ActorMVVMTesting's constructor exactly where it exists.
-    #expect(Quiescence.wasInstalledAtLoad == (!Self.appleBelow26 && !Quiescence.taskExecutorTierForced))
-  }
-
-  @Test("In a test bubble, waits use tier 1 where it is installed and the bubble's task executor elsewhere")
-  func bubbleTier() async {
-    let installed = !Self.appleBelow26 && !Quiescence.taskExecutorTierForced
-    #expect(TestBubble.jobCount == (installed ? "executor factory (process-wide)" : "none"))
-    await withTestBubble {
-      #expect(
-        TestBubble.jobCount == (installed ? "executor factory (process-wide)" : "task executor (per test bubble)"))
-    }
+  @Test("Virtual time is the test bubble's on every path: none outside one, the bubble's inside")
+  func bubbleOnEveryPath() async {
+    #expect(!TestBubble.isActive)
+    await withTestBubble { #expect(TestBubble.isActive) }
   }
 
   @Test("Locked excludes and publishes on either lock: a waiter blocks until the holder releases, then sees its write")

@@ -3,10 +3,10 @@ import ActorMVVMJobCount
 import ActorMVVMSupport
 import Testing
 
-/// The job count behind every virtual-time tool, under load and under the
-/// thread sanitizer: jobs handed from the runtime's hook to Dispatch threads
-/// (`Quiescence.Handoff`) must not race, and "idle" must never be declared
-/// while any task is queued or running.
+/// The test bubble's job count under load and under the thread sanitizer:
+/// "idle" must never be declared while any of the bubble's tasks is queued
+/// or running — on its executor, on a default actor, or queued on the main
+/// actor (barrier rounds) — however the work fans out.
 @Suite("Quiescence stress")
 struct QuiescenceStressTests {
   final class InFlight: Sendable {
@@ -21,12 +21,17 @@ struct QuiescenceStressTests {
     func add() { value += 1 }
   }
 
+  @MainActor
+  static func yieldOnMainActor(then inFlight: InFlight) async {
+    await Task.yield()
+    inFlight.end()
+  }
+
   @Test(
-    "Idle is never declared while work is in flight: 200 rounds of tasks spawning tasks, hopping actors and the main actor, yielding, sleeping"
+    "Idle is never declared while work is in flight: 200 rounds of bubble tasks spawning tasks, hopping actors and the main actor, yielding there, sleeping"
   )
   func idleMeansNothingRuns() async {
-    #expect(Quiescence.install())
-    #expect(Quiescence.wasInstalledAtLoad)
+    let scope = ScopeExecutor()
     let inFlight = InFlight()
     let tally = Tally()
     var spawned = 0
@@ -35,27 +40,24 @@ struct QuiescenceStressTests {
       for _ in 0..<fanOut {
         inFlight.begin()
         spawned += 1
-        Task {
+        Task(executorPreference: scope) {
           // A child the test never awaits, and an actor hop.
           inFlight.begin()
-          Task {
+          Task(executorPreference: scope) {
             await tally.add()
             inFlight.end()
           }
+          // A main-actor task that yields there once: its second job is
+          // queued behind the first round's barrier.
           inFlight.begin()
-          Task { @MainActor in
-            await Task.yield()
-            inFlight.end()
-          }
+          Task(executorPreference: scope) { await Self.yieldOnMainActor(then: inFlight) }
           await Task.yield()
-          // A sleep due at once is counted at once. (A real-time sleep is a
-          // pending timer, which idle does not wait for; JobCountTests covers it.)
           try? await Task.sleep(for: .zero)
           await tally.add()
           inFlight.end()
         }
       }
-      #expect(await Quiescence.untilIdle() == .idle)
+      #expect(await scope.untilIdle() == .idle)
       #expect(inFlight.value == 0, "idle declared in round \(round)")
     }
     #expect(await tally.value == spawned * 2)

@@ -78,46 +78,30 @@ final class BoundedWait: Sendable {
 }
 
 /// How a bounded wait tells a machine slowed by load from work that never
-/// ends: after its deadline it also waits until nothing in the process can
-/// run, when something in the process can know that.
+/// ends: in a test bubble, after its deadline it also waits until nothing
+/// of the bubble can run.
 ///
 /// The runtime knows no such thing itself (an app's executors are the
-/// concurrency runtime's own): a job count registers with ``register(_:)``
-/// (ActorMVVMTesting's, in a test process, at load time, before any task
-/// exists). Without one, the deadline alone decides.
+/// concurrency runtime's own): the scope bound for the waiting task
+/// (``TaskScope``; a test bubble binds one) is asked. Without one, the
+/// deadline alone decides.
 public enum IdleWait {
-  /// The registered wait, in a struct. Stored bare as the `Locked`'s
-  /// optional value and called through its reabstraction thunks, it made
-  /// `WaitTests.pushRacingTheDeadline` (10,000 deadlines) take 4.5 s and
-  /// 4.4 GB on 6.3.1 (perf: task-allocator slabs allocated in the thunk),
-  /// and 1,000 repetitions ran out of memory; in the struct, 0.2 s and 61 MB.
-  private struct Registration: Sendable {
-    let untilIdle: @Sendable () async -> Void
-  }
-  private static let registered = Locked<Registration?>(nil)
-
-  /// Makes `untilIdle` the wait every bounded wait awaits after its
-  /// deadline. Called once per process, by the job count's install; a
-  /// later call replaces the earlier one.
-  public static func register(_ untilIdle: @escaping @Sendable () async -> Void) {
-    registered.withLock { $0 = Registration(untilIdle: untilIdle) }
-  }
-
   /// Calls `body` once `timeout` of real time has passed and then nothing
-  /// in the process can run (if a job count is registered): the deadline
-  /// of a wait that must not hang, and must not mistake a machine slowed
-  /// by load (jobs still queued) for work that never ends. The timer is a
-  /// Dispatch one, outside any job count, so it never keeps virtual time
-  /// from knowing idle; a process that never idles calls `body` at the
-  /// count's stall bound; without a count registered (an app), the
-  /// deadline alone decides.
+  /// of the calling task's scope can run (``TaskScopeLedger/waitUntilIdle()``):
+  /// the deadline of a wait that must not hang, and must not mistake a
+  /// machine slowed by load (jobs still queued) for work that never ends.
+  /// The timer is a Dispatch one, outside any job count, so it never keeps
+  /// virtual time from knowing idle; a scope that never idles calls `body`
+  /// at its stall bound; with no scope bound (an app), the deadline alone
+  /// decides. The scope is read here, in the calling task.
   public static func afterDeadline(_ timeout: Duration, then body: @escaping @Sendable () -> Void) {
+    let ledger = TaskScope.preferred as? any TaskScopeLedger
     let (seconds, attoseconds) = timeout.components
     let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
     DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 0))) {
-      guard let registration = registered.withLock({ $0 }) else { return body() }
+      guard let ledger else { return body() }
       Task {
-        await registration.untilIdle()
+        await ledger.waitUntilIdle()
         body()
       }
     }

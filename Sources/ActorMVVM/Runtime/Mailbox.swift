@@ -1,3 +1,4 @@
+import ActorMVVMRuntimeShims
 import ActorMVVMSupport
 
 /// A feature's mailbox: a lock-protected buffer that senders append to and
@@ -75,6 +76,10 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     /// The relay of outputs with their causes, once someone subscribed
     /// (``Feature/outputsWithCauses()``).
     @usableFromInline var causedOutputs: EventRelay<CausedOutput<Machine.Output>>?
+    /// The scope (``TaskScope``) bound where the feature was made, if any:
+    /// a send from a thread with no binding (a Dispatch callback) starts
+    /// its drain there, so a test bubble still counts it.
+    @usableFromInline var scope: (any Sendable)?
 
     @inlinable init() {}
   }
@@ -91,7 +96,21 @@ struct Mailbox<Machine: StateMachine>: Sendable {
   /// Called once, from the feature's initialiser.
   @inlinable
   func attach(_ feature: Feature<Machine>) {
-    state.withLock { $0.owner = feature }
+    let scope = TaskScope.preferred
+    state.withLock { state in
+      state.owner = feature
+      if let scope { state.madeExtras().scope = scope }
+    }
+  }
+
+  /// The scope the library's tasks for this feature start in: the sending
+  /// task's binding, else the one bound where the feature was made. Nil in
+  /// a process that never bound one (an app), after one relaxed load.
+  @inlinable
+  var scope: (any Sendable)? {
+    if let preferred = TaskScope.preferred { return preferred }
+    guard actormvvm_task_scope_is_ever_bound() else { return nil }
+    return state.withLock { $0.extras?.scope }
   }
 
   @inlinable
@@ -219,7 +238,7 @@ struct Mailbox<Machine: StateMachine>: Sendable {
       }
     }
     // In a test bubble the turn prefers the bubble's counting executor.
-    if let preferred = TaskScope.preferred,
+    if let preferred = scope,
       TaskScope.task(preferring: preferred, named: "drain turn of Feature<\(Machine.self)>", immediate: false, turn)
         != nil
     {

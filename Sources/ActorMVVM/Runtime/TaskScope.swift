@@ -62,6 +62,7 @@ public enum TaskScope {
     let entry = ledger?.taskStarted(name)
     // A detached task has no task-locals: the binding goes with it, for the tasks it starts.
     let scoped: @Sendable () async -> Void = {
+      if let entry { ledger?.taskRunning(entry) }
       await $boundExecutor.withValue(preferred) { await operation() }
       if let entry { ledger?.taskEnded(entry) }
     }
@@ -86,6 +87,7 @@ public enum TaskScope {
     let ledger = preferred as? any TaskScopeLedger
     let entry = ledger?.taskStarted(name)
     let tracked: @Sendable () async -> Success = {
+      if let entry { ledger?.taskRunning(entry) }
       let result = await operation()
       if let entry { ledger?.taskEnded(entry) }
       return result
@@ -125,11 +127,14 @@ extension TaskScope {
 
 /// What a bound scope keeps of the library's tasks: each, by name, from its
 /// start until it returns, so the scope's end can name the ones still
-/// running or blocked. (The test bubble's executor keeps one.) Called from
-/// any thread; an implementation synchronises itself.
+/// running or blocked, and its outside work. (The test bubble's executor
+/// keeps one.) Called from any thread; an implementation synchronises itself.
 public protocol TaskScopeLedger: Sendable {
   /// A task named `name` started; the returned entry ends it.
   func taskStarted(_ name: String) -> UInt64
+  /// The task of `entry` is running its body (called once, first thing in
+  /// the task): a scope that reports stalls may learn which task it is.
+  func taskRunning(_ entry: UInt64)
   /// The task of `entry` returned.
   func taskEnded(_ entry: UInt64)
   /// Outside work (``withOutsideWork(isolation:_:)``) started in the scope:
@@ -137,4 +142,13 @@ public protocol TaskScopeLedger: Sendable {
   func outsideWorkBegan()
   /// Outside work started in the scope ended.
   func outsideWorkEnded()
+  /// Returns once nothing of the scope can run (or the scope gives up
+  /// waiting): what a bounded wait awaits after its deadline
+  /// (``IdleWait/afterDeadline(_:then:)``).
+  func waitUntilIdle() async
+}
+
+extension TaskScopeLedger {
+  /// Learns nothing.
+  public func taskRunning(_ entry: UInt64) {}
 }
