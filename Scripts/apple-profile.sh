@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The Apple-SDK profile, on Linux: builds every library product, the testing
 # product and the test targets as an Apple build below OS 26 would see them,
-# then runs the tests that do not need the process-wide job count, and the
-# client package's.
+# then runs the suites whose code differs on those paths.
 #
 # - Public interfaces only. Xcode's SDK ships each standard-library module's
 #   public `.swiftinterface`; the Linux toolchain also ships the private one
@@ -12,7 +11,7 @@
 #   they do in Xcode.
 # - Apple's code paths: `ACTORMVVM_APPLE_BELOW_26` selects what an Apple
 #   build below OS 26 runs (no `Task.immediate`/`Task.immediateDetached`,
-#   the pthread branch of `Locked`, no job count).
+#   the pthread branch of `Locked`, the effect start lane).
 #
 # - SwiftUI: a stand-in module with the one declaration the library uses,
 #   as Xcode's SDK declares it, so the `#if canImport(SwiftUI)` code compiles.
@@ -58,33 +57,8 @@ flags=(
 
 swift build "${flags[@]}" --build-tests -Xswiftc -warnings-as-errors
 
-# Not one SPI import in the products an app links (the job count, which
-# stands on the SPI, is a testing-only target and compiles to a stub here).
-if grep -rn --include='*.swift' -E '@_spi\(|@_silgen_name' Sources \
-  | grep -v -E '^Sources/(ActorMVVMJobCount|Benchmarks|ExplorationBenchmark)/'; then
-  echo "apple-profile: an @_spi import or @_silgen_name outside the job count (above)" >&2
-  exit 1
-fi
-
-# This build has no process-wide job count. The suites in test bubbles run
-# on the task-executor tier; the suites listed in apple-profile-skips.txt
-# need the process-wide count and are skipped. The rest run first, apart
-# from the bubble suites: outside a bubble their waits have only real-time
-# guards (FeatureTester's 5 s), which the bubble suites' explorations, run
-# beside them on 2 cores, once starved past.
-skips=$(sed -e 's/#.*//' -e '/^ *$/d' -e 's/^/--skip /' Scripts/apple-profile-skips.txt)
-# shellcheck disable=SC2046,SC2086
-swift test "${flags[@]}" --skip-build --skip StressTests $skips $(python3 Scripts/bubble-suites.py --skip)
-# shellcheck disable=SC2046,SC2086
-swift test "${flags[@]}" --skip-build $(python3 Scripts/bubble-suites.py --filter)
-
-# The client package (an app team's targets and tests, the `@MainActor` ones
-# in parallel) built and tested against this profile of the library: its
-# suites run in test bubbles, the only job count an Apple build has.
-client=(
-  --package-path Tests/ClientPackage
-  --scratch-path "$PWD/Tests/ClientPackage/.build-apple-profile"
-  "${flags[@]:2}"
-)
-swift build "${client[@]}" --build-tests -Xswiftc -warnings-as-errors
-swift test "${client[@]}" --skip-build
+# The suites whose code differs on Apple's paths (the lock, the effect start
+# lane, effect order, what a bubble sees of a Dispatch callback's send), and
+# the test bubble's own: the full pass already ran on Linux's paths.
+swift test "${flags[@]}" --skip-build \
+  --filter 'ApplePathTests|LaneStartTests|EffectOrderTests|OutsideWork|TestBubbleTests|BubblePathTests|StallTests'

@@ -17,6 +17,8 @@ python3 Scripts/availability-check.py --self-test
 python3 Scripts/availability-check.py
 # One door into the runtime: no `package` declaration in ActorMVVM, no @testable import in Sources.
 Scripts/one-door.sh
+# Public API only: no @_spi, @_silgen_name, @_cdecl, constructor or unsafeBitCast in Sources.
+Scripts/public-api-only.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift build --product repl -Xswiftc -warnings-as-errors  # the end-to-end REPL test runs the binary
 # The runtime is @inlinable: a client module specialises it with the optimiser on.
@@ -25,19 +27,18 @@ swift build -c release --product Benchmarks -Xswiftc -warnings-as-errors
 # The library products' DocC docs, built with the toolchain's docc: fails on any
 # warning or on a public symbol without a doc comment.
 Scripts/docs.sh
+# The unit and integration suites, once: virtual time is the test bubble's on
+# every platform, so this pass runs what an Apple build runs.
 swift test --skip-build --skip StressTests
-# The suites in test bubbles again, in the task-executor tier (public API only,
-# what an Apple build has): the process-wide job count kept out.
-Scripts/task-executor-tier.sh
 # What an Apple build below OS 26 sees, simulated on Linux: public stdlib
 # interfaces only, Apple's code paths, SwiftUI's signature; every product and
-# test target built, and the tests that do not need the job count run.
+# test target built, and the suites whose code differs on those paths run.
 Scripts/apple-profile.sh
 # A client package that depends on ActorMVVM by path, as an app would: the
 # public API used from outside (a search screen with the view bridge).
 swift build --package-path Tests/ClientPackage --build-tests -Xswiftc -warnings-as-errors
-# Its @MainActor tests run in parallel, as an app team's would: the job count
-# sees main-actor jobs (it once did not, and these tests hung about once in
-# 150 processes; 10,000 fresh processes, 4 at a time, pass since).
+# Its @MainActor tests run in parallel, as an app team's would, with
+# main-actor services called from effects: the test bubble waits for what
+# they queue on the main actor.
 swift test --package-path Tests/ClientPackage --skip-build
 Scripts/stress.sh

@@ -70,20 +70,16 @@ package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
     /// Barriers sent and run since creation (a stall report says whether the main actor ran them).
     var barriersSent: UInt64 = 0
     var barriersRun: UInt64 = 0
-    /// How many waiters have lasted a while: while any has, enqueues are
-    /// tallied by task, to name what keeps the bubble busy if a wait stalls.
-    var sampling = 0
+    /// Enqueues by task while any waiter waits, to name what keeps the
+    /// bubble busy if a wait stalls; cleared once none waits.
     var tally: [UInt64: Int] = [:]
     /// The names of the library's tasks by runtime task id, learnt as each runs.
     var names: [UInt64: String] = [:]
 
-    /// Removes waiter `id`; the last sampling waiter to go clears the tally.
+    /// Removes waiter `id`; the last waiter to go clears the tally.
     mutating func removeWaiter(_ id: UInt64) -> Waiter? {
       guard let waiter = waiters.removeValue(forKey: id) else { return nil }
-      if waiter.sampling {
-        sampling -= 1
-        if sampling == 0 { tally = [:] }
-      }
+      if waiters.isEmpty { tally = [:] }
       return waiter
     }
 
@@ -103,7 +99,6 @@ package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
 
   private struct Waiter {
     let continuation: UnsafeContinuation<Quiescence.Idle, Never>
-    var sampling = false
   }
 
   private let state = Locked(State())
@@ -159,14 +154,13 @@ package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
   }
 
   package func enqueue(_ job: consuming ExecutorJob) {
-    let sampling = state.withLock { state -> Bool in
+    let id = Self.taskID(described: job.description)
+    state.withLock { state in
       state.pending += 1
       state.enqueued &+= 1
       state.activity &+= 1
-      return state.sampling > 0
+      if !state.waiters.isEmpty { state.tally[id, default: 0] += 1 }
     }
-    let id = Self.taskID(described: job.description)
-    if sampling { state.withLock { $0.tally[id, default: 0] += 1 } }
     let job = UnownedJob(job)
     DispatchQueue.global().async { [self] in
       let previous = Self.runningJob
@@ -269,16 +263,11 @@ package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
         case .barrier: sendBarrier()
         case .wait: break
         }
-        // A wait that lasts a while starts tallying the bubble's enqueues by task.
-        after(min(Duration.seconds(1), bound / 2)) { [self] in
-          state.withLock { state in
-            guard let waiter = state.waiters[id], !waiter.sampling else { return }
-            state.waiters[id]?.sampling = true
-            state.sampling += 1
-          }
-        }
         after(bound) { [self] in
-          let (waiter, report) = state.withLock { state in (state.removeWaiter(id), Self.stallReport(state, bound)) }
+          let (waiter, report) = state.withLock { state in
+            let report = Self.stallReport(state, bound)  // before the last waiter's removal clears the tally
+            return (state.removeWaiter(id), report)
+          }
           waiter?.continuation.resume(returning: .busy(report))
         }
       }

@@ -101,6 +101,7 @@ public actor FeatureTester<Machine: StateMachine> {
     exhaustivity: Exhaustivity = .on, clock: TestClock? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
+    XCTestCases.observe()
     self.exhaustivity = exhaustivity
     self.clock = clock
     self.createdAt = sourceLocation

@@ -68,8 +68,12 @@ public enum FeatureTimeline {
   ///   - output: names an output for the `"outputs"` diagram; nil records none.
   ///   - sourceLocation: where a failure of the run is reported.
   ///
-  /// Runs in the calling task's test bubble, or in one of its own if it is in none.
+  /// Runs in the calling task's test bubble, or in one of its own if it is
+  /// in none. Isolation: on the caller's actor (so a `@MainActor` test
+  /// passes its closures as they are); the feature and its effects run on
+  /// their own.
   public static func run<Machine: StateMachine, Value: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
     inputs: KeyValuePairs<String, String>,
     values: [String: Value],
     tick: Duration = .milliseconds(100),
@@ -80,15 +84,18 @@ public enum FeatureTimeline {
     output: (@Sendable (Machine.Output) -> String)? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async -> [String: String] {
-    await inTestBubble(sourceLocation: sourceLocation) {
+    XCTestCases.observe()
+    return await inTestBubble(isolation: isolation, sourceLocation: sourceLocation) {
       await runInBubble(
-        inputs: inputs, values: values, tick: tick, extraTicks: extraTicks, feature: makeFeature, bind: bind,
+        isolation: isolation, inputs: inputs, values: values, tick: tick, extraTicks: extraTicks, feature: makeFeature,
+        bind: bind,
         record: record, output: output, sourceLocation: sourceLocation)
     }
   }
 
   private static func runInBubble<Machine: StateMachine, Value: Sendable>(
-    inputs: KeyValuePairs<String, String>, values: [String: Value], tick: Duration, extraTicks: Int,
+    isolation: isolated (any Actor)?, inputs: KeyValuePairs<String, String>, values: [String: Value], tick: Duration,
+    extraTicks: Int,
     feature makeFeature: (TestClock) -> Feature<Machine>, bind: (Feature<Machine>, TimelineInputs<Value>) -> Void,
     record: KeyValuePairs<String, @Sendable (Machine.State) -> String>,
     output: (@Sendable (Machine.Output) -> String)?, sourceLocation: SourceLocation

@@ -69,7 +69,8 @@ public enum Marble {
     sourceLocation: SourceLocation = #_sourceLocation,
     _ build: @escaping @Sendable (MarbleInputs, TestClock) -> Output
   ) async -> String where Output: SendableMetatype, Output.Element: CustomStringConvertible {
-    await inTestBubble(sourceLocation: sourceLocation) {
+    XCTestCases.observe()
+    return await inTestBubble(sourceLocation: sourceLocation) {
       await runInBubble(
         inputs, names: names, tick: tick, extraTicks: extraTicks, sourceLocation: sourceLocation, build)
     }

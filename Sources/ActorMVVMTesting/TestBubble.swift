@@ -32,6 +32,7 @@ public func withTestBubble<R, E: Error>(
   isolation: isolated (any Actor)? = #isolation, sourceLocation: SourceLocation = #_sourceLocation,
   _ body: () async throws(E) -> R
 ) async throws(E) -> R {
+  XCTestCases.observe()
   let executor = ScopeExecutor()
   let result = await withTaskExecutorPreference(executor, isolation: isolation) { () async -> Result<R, E> in
     do throws(E) {
@@ -78,9 +79,11 @@ package func unfinishedSummary(_ names: [String], limit: Int = 8) -> String {
 
 /// Runs `body` in a bubble of its own unless the calling task is in one:
 /// how ``FeatureTimeline`` and ``Marble``, which own their whole run, need no ceremony.
-func inTestBubble<R>(sourceLocation: SourceLocation, _ body: () async -> R) async -> R {
+func inTestBubble<R>(
+  isolation: isolated (any Actor)? = #isolation, sourceLocation: SourceLocation, _ body: () async -> R
+) async -> R {
   if Quiescence.currentScope != nil { return await body() }
-  return await withTestBubble(sourceLocation: sourceLocation, body)
+  return await withTestBubble(isolation: isolation, sourceLocation: sourceLocation, body)
 }
 
 /// The test bubble the current task is in.

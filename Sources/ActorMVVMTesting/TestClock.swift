@@ -107,6 +107,7 @@ public final class TestClock: Clock, Sendable {
   ///   that forgets to advance does not strand it. `.waitForAdvance` is
   ///   RxTest's `TestScheduler`, for tests ported with their zero delays.
   public init(dueNowSleeps: DueNowSleeps = .returnAtOnce) {
+    XCTestCases.observe()
     let state = Locked(State())
     self.state = state
     timeline = VirtualTimeline(

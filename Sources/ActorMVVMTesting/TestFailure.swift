@@ -23,9 +23,13 @@ import Testing
 ///    failure of the run, *and* the message on standard error — never
 ///    silence.
 ///
-/// The XCTest case is known from an `XCTestObservation` observer registered
-/// when the process loads (the same load-time constructor that installs the
-/// job count), so the first case of the process is seen from its start.
+/// The XCTest case is known from an `XCTestObservation` observer that the
+/// tools register the first time one is used (``withTestBubble(isolation:sourceLocation:_:)``,
+/// ``TestClock``, ``FeatureTester``, ``Marble``, ``FeatureTimeline``): every
+/// case that starts after that is known from its start. The case already
+/// running when the first tool was used is not known by name; a failure in
+/// it goes to XCTest's own current case through `XCTFail`, with the caller's
+/// file and line in its message, as well as to standard error.
 package enum TestFailure {
   /// Which framework a failure goes to.
   package enum Route: Equatable, Sendable {
@@ -66,6 +70,7 @@ package enum TestFailure {
     case .standardError:
       Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
       standardErrorWriter(standardErrorLine(message, sourceLocation: sourceLocation) + "\n")
+      XCTestCases.failCaseRunningBeforeObserving(message, sourceLocation: sourceLocation)
     }
   }
 
@@ -99,6 +104,7 @@ package enum XCTestCases {
 
     final class Observer: NSObject, XCTestObservation {
       func testCaseWillStart(_ testCase: XCTestCase) {
+        XCTestCases.observing.withLock { $0.sawACaseStart = true }
         XCTestCases.current.withLock { $0.testCase = testCase }
       }
       func testCaseDidFinish(_ testCase: XCTestCase) {
@@ -108,20 +114,37 @@ package enum XCTestCases {
       }
     }
 
-    /// Whether ``observe()`` registered the observer.
-    fileprivate static let observing = Locked(false)
+    /// Whether ``observe()`` registered the observer, and whether a case
+    /// has started since (until then, a case may have been running unseen).
+    fileprivate struct Observing {
+      var registered = false
+      var sawACaseStart = false
+    }
+    fileprivate static let observing = Locked(Observing())
   #endif
 
-  /// Registers the observer with XCTest (once). Called on the main thread
-  /// when the process loads, before any test runs.
+  /// Registers the observer with XCTest, once: called by each tool when it
+  /// is first used, from any thread.
   package static func observe() {
     #if canImport(XCTest)
       let first = observing.withLock { observing -> Bool in
-        defer { observing = true }
-        return !observing
+        defer { observing.registered = true }
+        return !observing.registered
       }
       guard first else { return }
       XCTestObservationCenter.shared.addTestObserver(Observer())
+    #endif
+  }
+
+  /// A failure with no case known, while the observer has seen no case
+  /// start: the case running when it was registered may be XCTest's
+  /// current one, so `XCTFail` fails it (naming the caller's location in
+  /// the message: `XCTFail` takes only a static file name). Outside any
+  /// XCTest case `XCTFail` records nothing.
+  static func failCaseRunningBeforeObserving(_ message: String, sourceLocation: SourceLocation) {
+    #if canImport(XCTest)
+      guard observing.withLock({ $0.registered && !$0.sawACaseStart }) else { return }
+      XCTFail("\(sourceLocation.fileID):\(sourceLocation.line): \(message)")
     #endif
   }
 
@@ -171,9 +194,3 @@ package enum XCTestCases {
 
   extension XCTestCase: XCTestFailureRecording {}
 #endif
-
-/// Called by the load-time constructor (ActorMVVMTestingBoot).
-@_cdecl("actormvvm_testing_observe_xctest_at_load")
-func observeXCTestAtLoad() {
-  XCTestCases.observe()
-}

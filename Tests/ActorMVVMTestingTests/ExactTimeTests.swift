@@ -7,14 +7,14 @@ import Testing
 /// Virtual time is exact: idle is known from the runtime's job count, so
 /// every tool sees tasks it did not start, waits that cannot be met fail
 /// instead of hanging, and nothing depends on how loaded the machine is.
-@Suite("Exact virtual time")
+@Suite("Exact virtual time", .testBubble)
 struct ExactTimeTests {
-  @Test("Marble over a sequence fed by tasks the test spawns itself: no trap, exact ticks")
+  @Test("Marble over a sequence fed by tasks the test spawns itself (TestBubble.task): no trap, exact ticks")
   func spawnedTasks() async {
     let output = await Marble.run(["a": "-1-2-|", "b": "--3--|"]) { inputs, _ in
       AsyncStream<String> { continuation in
         for name in ["a", "b"] {
-          Task { for try await value in inputs[name] { continuation.yield(value) } }
+          TestBubble.task { for try await value in inputs[name] { continuation.yield(value) } }
         }
       }
     }
@@ -35,11 +35,11 @@ struct ExactTimeTests {
     // the input is recorded first.
     let output = await Marble.run(["a": "-1-2|"]) { inputs, clock in
       AsyncStream<String> { continuation in
-        Task {
+        TestBubble.task {
           for try await value in inputs["a"] {
             continuation.yield(value)
             if value == "1" {
-              Task {
+              TestBubble.task {
                 try await clock.sleep(for: .milliseconds(200))
                 continuation.yield("t")
               }
@@ -58,7 +58,7 @@ struct ExactTimeTests {
     let clock = TestClock()
     let (source, input) = AsyncStream<Int>.makeStream()
     let consumerMayRun = TestGate()
-    let consumer = Task {
+    let consumer = TestBubble.task {
       var iterator = source.throttle(for: .milliseconds(200), clock: clock, latest: true).makeAsyncIterator()
       var received = [await iterator.next()]
       await consumerMayRun.wait()  // busy while the others arrive
@@ -83,7 +83,7 @@ struct ExactTimeTests {
   @Test("A wait whose expectation cannot be met fails with what it expected and what is asleep")
   func unmetExpectationFails() async {
     let clock = TestClock()
-    let sleeper = Task { try await clock.sleep(for: .seconds(1)) }
+    let sleeper = TestBubble.task { try await clock.sleep(for: .seconds(1)) }
     await withKnownIssue {
       let met = await clock.waitForSleepers(2)
       #expect(!met)
@@ -106,11 +106,11 @@ struct ExactTimeTests {
     let clock = TestClock()
     let spinning = TestGate()
     // Never idle while it spins: the wait can only end by cancellation.
-    let spinner = Task {
+    let spinner = TestBubble.task {
       while !spinning.isOpen { await Task.yield() }
     }
-    let waiter = Task { await clock.waitForSleepers(1) }
-    let advancer = Task { await clock.advance(by: .seconds(1)) }
+    let waiter = TestBubble.task { await clock.waitForSleepers(1) }
+    let advancer = TestBubble.task { await clock.advance(by: .seconds(1)) }
     waiter.cancel()
     advancer.cancel()
     #expect(await waiter.value == false)
@@ -123,7 +123,7 @@ struct ExactTimeTests {
   func advanceLetsRunnableWorkRunFirst() async {
     let clock = TestClock()
     let (source, input) = AsyncStream<Int>.makeStream()
-    let stamps = Task {
+    let stamps = TestBubble.task {
       var stamps: [Duration] = []
       for await _ in source { stamps.append(clock.now.offset) }
       return stamps

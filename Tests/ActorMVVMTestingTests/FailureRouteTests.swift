@@ -63,6 +63,14 @@ enum SilentFailures {
 final class FailureRouteXCTests: XCTestCase {
   private let recorded = Locked<[(message: String, file: String, line: Int)]>([])
 
+  /// The observer goes in before this class's first case starts (the tools
+  /// register it at their first use, which in this process may be inside
+  /// the first case: a failure there goes through `XCTFail`).
+  override class func setUp() {
+    super.setUp()
+    XCTestCases.observe()
+  }
+
   #if canImport(Darwin)
     override func record(_ issue: XCTIssue) {
       recorded.withLock {

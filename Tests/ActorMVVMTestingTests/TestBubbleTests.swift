@@ -89,7 +89,9 @@ struct TestBubbleTests {
     }
   }
 
-  @Test("Not seen: a running Task {} the code under test starts itself off the main actor, and a task asleep on a real clock")
+  @Test(
+    "Not seen: a running Task {} the code under test starts itself off the main actor, and a task asleep on a real clock"
+  )
   func notSeen() async {
     guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
     await withTestBubble {
