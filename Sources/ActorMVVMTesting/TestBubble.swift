@@ -15,7 +15,7 @@ import Testing
 /// actor — idle is its count at zero across main-actor barrier rounds
 /// (``TestBubble``). It does not see a `Task {}` the code under test starts
 /// itself once it leaves the main actor (start the test's own with
-/// ``TestBubble/task(_:)-(()->Success)``). Work a neighbouring test keeps
+/// `TestBubble.task { }`). Work a neighbouring test keeps
 /// running never delays it, nor fails it.
 ///
 /// XCTest: `await withTestBubble { … }` around the test's body (`try await`

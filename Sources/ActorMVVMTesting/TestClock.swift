@@ -7,7 +7,7 @@ import Testing
 /// A clock whose time moves only when a test says so.
 ///
 /// Code under test sleeps on it like on any `Clock<Duration>`; the test
-/// calls ``advance(by:)`` to move time forward. Deterministic by
+/// calls ``advance(by:sourceLocation:)`` to move time forward. Deterministic by
 /// construction: no real time passes, and "everything has settled" is
 /// known, not hoped for.
 ///
@@ -89,7 +89,7 @@ public final class TestClock: Clock, Sendable {
     /// Returns at once, as on a real clock (the default): code that sleeps
     /// for zero runs on without the test advancing.
     case returnAtOnce
-    /// Parks until the next ``advance(by:)``, even `advance(by: .zero)`,
+    /// Parks until the next ``advance(by:sourceLocation:)``, even `advance(by: .zero)`,
     /// which wakes it at the current instant: RxTest's and ReactiveSwift's
     /// `TestScheduler`, where work scheduled for now waits for `advance()`.
     /// A test can then see "loading, nothing yet" before the answer of a
@@ -122,7 +122,7 @@ public final class TestClock: Clock, Sendable {
   /// Zero: virtual time has no granularity.
   public var minimumResolution: Duration { .zero }
 
-  /// Every wake-up by ``advance(by:)`` so far, in the order the sleepers
+  /// Every wake-up by ``advance(by:sourceLocation:)`` so far, in the order the sleepers
   /// observed them (returned from `sleep`): the deadline and `now` at that
   /// moment. For tests of the clock itself.
   package var wakes: [(deadline: Instant, observedAt: Instant)] { timeline.wakes }
@@ -244,7 +244,7 @@ public final class TestClock: Clock, Sendable {
   /// Returns true once `isOpen` holds for the deadlines of the current
   /// sleepers. Re-checked whenever the sleepers or `now` change, and each
   /// time nothing can run. If it does not hold when nothing can run and no
-  /// ``advance(by:)`` is under way, nothing can make it hold, so the wait
+  /// ``advance(by:sourceLocation:)`` is under way, nothing can make it hold, so the wait
   /// records a test failure saying what it expected (`description`) and
   /// what is asleep, and returns false. Returns false, recording nothing,
   /// if the calling task is cancelled.

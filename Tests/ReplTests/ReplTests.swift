@@ -219,18 +219,11 @@ struct ReplTests {
     #expect(second.stdout == first.stdout)
   }
 
-  @Test(
-    "The binary prints the flow script's golden transcript in each job-count tier it can use",
-    arguments: [
-      // The process-wide count where this build has it (Linux); the task-executor tier otherwise.
-      [:],
-      // The task-executor tier an Apple build uses, forced: the session runs in a scope of its own.
-      ["ACTORMVVM_JOB_COUNT": "task-executor"],
-    ])
-  func flowBinaryPerTier(environment: [String: String]) throws {
+  @Test("The binary prints the flow script's golden transcript, its session in a bubble of its own")
+  func flowBinary() throws {
     let script = try String(contentsOf: goldenDirectory.appendingPathComponent("flow.txt"), encoding: .utf8)
     let golden = try String(contentsOf: goldenDirectory.appendingPathComponent("flow.out"), encoding: .utf8)
-    let run = try runBinary([], script: script, environment: environment)
+    let run = try runBinary([], script: script)
     #expect(run.status == 0)
     #expect(run.stderr.isEmpty)
     #expect(run.stdout == golden)

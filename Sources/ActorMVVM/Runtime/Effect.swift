@@ -45,13 +45,16 @@ import ActorMVVMRuntimeShims
 ///
 /// **When runs start.** A feature reduces its mailbox a batch at a time and
 /// starts the runs that batch asked for once the batch is reduced, in the
-/// order they were asked for, before its actor turn ends. Each run's
-/// operation begins at once, on that thread (not isolated to the feature),
-/// and runs until its first suspension before the next run begins — as Rx
-/// subscribes at the trigger — so the first call each run makes (a use
-/// case, an actor) is made in the order of the inputs that asked for them.
-/// Keep an operation's first stretch short: until it suspends, the feature
-/// reduces nothing else. A run cancelled or superseded within its batch is
+/// order they were asked for, before its actor turn ends, and each run's
+/// operation runs until its first suspension before the next run's begins
+/// — as Rx subscribes at the trigger — so the first call each run makes (a
+/// use case, an actor) is made in the order of the inputs that asked for
+/// them. Where: on OS 26 (and Linux) the operation begins at once, on the
+/// feature's thread (not isolated to the feature), and until it suspends
+/// the feature reduces nothing else, so keep that first stretch short;
+/// below OS 26 it begins on the feature's start lane, a serial queue that
+/// runs the first slices one at a time in that order, while the feature
+/// goes on. A run cancelled or superseded within its batch is
 /// never started, so its operation must not be relied on for side effects:
 /// a burst of superseding searches starts one task, for the last of them.
 public struct Effect<Input: Sendable, Output: Sendable>: Sendable {

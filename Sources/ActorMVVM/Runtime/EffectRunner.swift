@@ -1,5 +1,6 @@
-/// Performs effects for a host (a ``Feature`` or a `FeatureTester`) and
-/// keeps the books on the runs it started.
+/// Performs effects for a host (a ``Feature``, the one host there is: a
+/// `FeatureTester` drives a feature, whose runner this is) and keeps the
+/// books on the runs it started.
 ///
 /// Each run gets a fresh generation. A run is *live* from the moment it is
 /// performed until its `ended` message is handled, or until it is cancelled

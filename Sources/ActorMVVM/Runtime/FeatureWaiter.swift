@@ -133,8 +133,9 @@ public struct FeatureBusy: Error, Sendable, Equatable, CustomStringConvertible {
     """
     \(feature) is still busy after \(timeout): \(runningEffects.joined(separator: ", ")). \
     An effect that never ends (a live query, a timer, a sleep on a TestClock nobody advances) \
-    keeps a wait for idle waiting: wait with caughtUp() instead (inputs reduced and state shown, \
-    effects left running), advance the clock, or cancel the effect with an input first.
+    keeps a wait for idle waiting: wait for what you need instead (a Feature's `state`, or `flush()`: \
+    inputs reduced, effects left running; a FeatureModel's `caughtUp()`), advance the clock, or \
+    cancel the effect with an input first.
     """
   }
 }

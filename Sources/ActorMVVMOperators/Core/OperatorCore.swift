@@ -16,9 +16,10 @@ import ActorMVVMSupport
 /// - **Termination.** When the machine ends the operator, or the consumer
 ///   is cancelled or drops its iterator, every task is cancelled and every
 ///   parked producer released; nothing is delivered after that.
-/// - **Tests.** Virtual-time tools know when an operator's tasks are all
-///   parked from the runtime's job count (`Quiescence`), so nothing here
-///   reports to them.
+/// - **Tests.** An operator's tasks start through `TaskScope`, so in a test
+///   bubble they prefer the bubble's counting executor: the virtual-time
+///   tools see them as they see a feature's, and the bubble's end names one
+///   still running.
 @usableFromInline
 final class OperatorCore<Machine: OperatorStateMachine>: Sendable {
   @usableFromInline typealias Element = Machine.Element
