@@ -280,7 +280,10 @@ package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
   /// where they are the library's, and whether the main actor ran the rounds.
   private static func stallReport(_ state: State, _ bound: Duration) -> String {
     let top = state.tally.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(3).map { id, count in
-      "\(state.names[id].map { "\($0) (task \(id))" } ?? "task \(id), not the library's") ×\(count)"
+      let who =
+        id == 0
+        ? "jobs naming no task" : state.names[id].map { "\($0) (task \(id))" } ?? "task \(id), not the library's"
+      return "\(who) ×\(count)"
     }
     let busy =
       top.isEmpty

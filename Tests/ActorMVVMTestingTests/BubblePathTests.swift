@@ -57,18 +57,6 @@ struct BubblePathTests {
     main.cancel()
   }
 
-  @Test("A real-time sleep due at once is waited for")
-  func zeroSleep() async {
-    let clock = TestClock()
-    let task = TestBubble.task {
-      try await Task.sleep(for: .zero)
-      try await clock.sleep(for: .seconds(1))
-    }
-    await clock.settle()
-    #expect(clock.sleeperCount == 1)
-    task.cancel()
-  }
-
   @Test("A task that is a default actor's caller, then a child's, is waited for through each hop")
   func actorHops() async {
     actor Counter {

@@ -52,7 +52,6 @@ struct QuiescenceStressTests {
           inFlight.begin()
           Task(executorPreference: scope) { await Self.yieldOnMainActor(then: inFlight) }
           await Task.yield()
-          try? await Task.sleep(for: .zero)
           await tally.add()
           inFlight.end()
         }
