@@ -4,7 +4,7 @@ import ActorMVVMSupport
 import ActorMVVMTesting
 import Testing
 
-@Suite("share(replay:) stress")
+@Suite("share(replay:) stress", .testBubble)
 struct ShareStressTests {
   @Test(
     "Subscribers churn while 50,000 elements flow: the ones that stay get every element in order; the upstream ends")
@@ -14,7 +14,7 @@ struct ShareStressTests {
     let stayers = (0..<4).map { _ in shared.makeAsyncIterator() }
     let total = 50_000
     let survivors = stayers.map { iterator in
-      Task {
+      TestBubble.task {
         var (iterator, expected, ordered) = (iterator, 0, true)
         while let value = await iterator.next() {
           if value != expected { ordered = false }
@@ -24,7 +24,7 @@ struct ShareStressTests {
       }
     }
     let churners = (0..<500).map { index in
-      Task {
+      TestBubble.task {
         var seen = 0
         for await _ in shared {
           seen += 1

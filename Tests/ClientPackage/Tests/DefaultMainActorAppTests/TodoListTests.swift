@@ -27,14 +27,10 @@ enum TodoTimeline {
   }
 
   static let expected = ["titles": "03-2-1", "missed": "n"]
-}
 
-@Suite(.testBubble) struct TodoListTests {
-  @Test func theTimelineWaitsForTheMainActorStore() async {
-    #expect(await TodoTimeline.run() == TodoTimeline.expected)
-  }
-
-  @Test func theTesterReceivesWhatTheMainActorStoreAnswered() async {
+  /// The tester's steps both frameworks run: the refresh lands after the
+  /// store (on the main actor) answered, then a delete.
+  static func testerSteps() async {
     let clock = TestClock()
     let store = TodoStore(titles: ["a", "b"])
     let tester = FeatureTester(TodoList(store: store, clock: clock), initialState: .init(), clock: clock)
@@ -50,6 +46,16 @@ enum TodoTimeline {
   }
 }
 
+@Suite(.testBubble) struct TodoListTests {
+  @Test func theTimelineWaitsForTheMainActorStore() async {
+    #expect(await TodoTimeline.run() == TodoTimeline.expected)
+  }
+
+  @Test func theTesterReceivesWhatTheMainActorStoreAnswered() async {
+    await TodoTimeline.testerSteps()
+  }
+}
+
 // XCTest's initialisers are nonisolated: the case is too, its tests on the main actor.
 nonisolated final class TodoListXCTests: XCTestCase {
   @MainActor func testTheTimelineWaitsForTheMainActorStore() async {
@@ -58,19 +64,6 @@ nonisolated final class TodoListXCTests: XCTestCase {
   }
 
   @MainActor func testTheTesterReceivesWhatTheMainActorStoreAnswered() async {
-    await withTestBubble {
-      let clock = TestClock()
-      let store = TodoStore(titles: ["a", "b"])
-      let tester = FeatureTester(TodoList(store: store, clock: clock), initialState: .init(), clock: clock)
-      await tester.send(.refresh) { $0.isLoading = true }
-      await clock.advance(by: .milliseconds(100))
-      await tester.receive(.loaded(["a", "b"])) {
-        $0.isLoading = false
-        $0.titles = ["a", "b"]
-      }
-      await tester.send(.delete(0))
-      await tester.receive(.deleted(["b"])) { $0.titles = ["b"] }
-      await tester.finish()
-    }
+    await withTestBubble { await TodoTimeline.testerSteps() }
   }
 }
