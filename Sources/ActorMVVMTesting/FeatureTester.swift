@@ -20,7 +20,7 @@ import Testing
 ///   effects start, causes and discarding are the app's own; it watches the
 ///   feature through the public door (`Feature.observeTransitions(_:)`
 ///   and a `FeatureTrace`), as any tool built on the library could.
-/// - ``send(_:sourceLocation:_:)`` sends one input, returns once the
+/// - ``send(_:fileID:filePath:line:column:_:)`` sends one input, returns once the
 ///   feature has reduced it (and started the effects its batch asks for),
 ///   and fails the test unless the new state equals the old one changed by
 ///   the closure: a state change that is not asserted is a failure. The
@@ -31,15 +31,15 @@ import Testing
 ///   feature (as TCA's `TestStore` does too): one that
 ///   cancels an effect cancels it then, not when the test gets to it. Each
 ///   must still be asserted, in order, with
-///   ``receive(_:timeout:sourceLocation:_:)`` (or by case alone, nested
-///   cases too, with ``receive(case:timeout:sourceLocation:_:)``), which
+///   ``receive(_:timeout:fileID:filePath:line:column:_:)`` (or by case alone, nested
+///   cases too, with ``receive(case:timeout:fileID:filePath:line:column:_:)``), which
 ///   checks the input and the state change it made; outputs with
-///   ``expectOutput(_:sourceLocation:)``. Superseded and cancelled effects'
+///   ``expectOutput(_:fileID:filePath:line:column:)``. Superseded and cancelled effects'
 ///   inputs are discarded by the feature. An input sent through a `Send`
 ///   after its operation returned fails the test (the feature discards it).
 /// - ``record(_:_:)`` keeps every value a field takes, transition by
 ///   transition (RxTest's `TestableObserver` for one field of state).
-/// - ``finish(timeout:sourceLocation:)`` waits for running effects to
+/// - ``finish(timeout:fileID:filePath:line:column:)`` waits for running effects to
 ///   return (bounded by `timeout`), then fails for every output, fed-back
 ///   input or effect still running, and cancels what still runs. A tester
 ///   released without `finish()` reports the same leftovers.
@@ -95,11 +95,26 @@ public actor FeatureTester<Machine: StateMachine> {
   ///   - exhaustivity: `.on` (the default) or `.off`.
   ///   - clock: the test clock the machine's effects sleep on, if any; only
   ///     used to explain a `receive` that times out.
-  ///   - sourceLocation: where a tester released unfinished reports.
+  ///   - fileID: the caller's `#fileID` (a default), with `filePath`,
+  ///     `line` and `column` where a tester released unfinished reports.
+  ///   - filePath: the caller's `#filePath` (a default).
+  ///   - line: the caller's `#line` (a default).
+  ///   - column: the caller's `#column` (a default).
   public init(
     _ machine: Machine, initialState: State, counters: LifetimeCounters = LifetimeCounters(),
     exhaustivity: Exhaustivity = .on, clock: TestClock? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) {
+    self.init(
+      machine, initialState: initialState, counters: counters, exhaustivity: exhaustivity, clock: clock,
+      sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  package init(
+    _ machine: Machine, initialState: State, counters: LifetimeCounters = LifetimeCounters(),
+    exhaustivity: Exhaustivity = .on, clock: TestClock? = nil,
+    sourceLocation: SourceLocation
   ) {
     XCTestCases.observe()
     self.exhaustivity = exhaustivity
@@ -136,7 +151,16 @@ public actor FeatureTester<Machine: StateMachine> {
   /// state must not change). Fails if fed-back inputs are still unasserted.
   public func send(
     _ input: Input,
-    sourceLocation: SourceLocation = #_sourceLocation,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+    _ update: (@Sendable (inout State) throws -> Void)? = nil
+  ) async {
+    await send(input, sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column), update)
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  package func send(
+    _ input: Input,
+    sourceLocation: SourceLocation,
     _ update: (@Sendable (inout State) throws -> Void)? = nil
   ) async {
     await observe()
@@ -171,7 +195,19 @@ public actor FeatureTester<Machine: StateMachine> {
   public func receive(
     _ expected: Input,
     timeout: Duration = .seconds(5),
-    sourceLocation: SourceLocation = #_sourceLocation,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+    _ update: (@Sendable (inout State) throws -> Void)? = nil
+  ) async where Input: Equatable {
+    await receive(
+      expected, timeout: timeout,
+      sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column), update)
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  package func receive(
+    _ expected: Input,
+    timeout: Duration = .seconds(5),
+    sourceLocation: SourceLocation,
     _ update: (@Sendable (inout State) throws -> Void)? = nil
   ) async where Input: Equatable {
     await receive(
@@ -183,11 +219,23 @@ public actor FeatureTester<Machine: StateMachine> {
   /// `embed` makes, whatever its payload: `receive(case: Input.numberFetched)`;
   /// nested cases too, `receive(case: { Parent.Input.row(.failed($0)) })`,
   /// so an input carrying a non-`Equatable` error needs no wrapper.
-  /// Otherwise as ``receive(_:timeout:sourceLocation:_:)``.
+  /// Otherwise as ``receive(_:timeout:fileID:filePath:line:column:_:)``.
   public func receive<Payload>(
     case embed: @escaping @Sendable (Payload) -> Input,
     timeout: Duration = .seconds(5),
-    sourceLocation: SourceLocation = #_sourceLocation,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+    _ update: (@Sendable (inout State) throws -> Void)? = nil
+  ) async {
+    await receive(
+      case: embed, timeout: timeout,
+      sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column), update)
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  package func receive<Payload>(
+    case embed: @escaping @Sendable (Payload) -> Input,
+    timeout: Duration = .seconds(5),
+    sourceLocation: SourceLocation,
     _ update: (@Sendable (inout State) throws -> Void)? = nil
   ) async {
     await receive(
@@ -242,7 +290,20 @@ public actor FeatureTester<Machine: StateMachine> {
     where matches: @Sendable (Input) -> Bool,
     describing description: String = "a matching input",
     timeout: Duration = .seconds(5),
-    sourceLocation: SourceLocation = #_sourceLocation,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+    _ update: (@Sendable (inout State) throws -> Void)? = nil
+  ) async {
+    await receive(
+      where: matches, describing: description, timeout: timeout,
+      sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column), update)
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  package func receive(
+    where matches: @Sendable (Input) -> Bool,
+    describing description: String = "a matching input",
+    timeout: Duration = .seconds(5),
+    sourceLocation: SourceLocation,
     _ update: (@Sendable (inout State) throws -> Void)? = nil
   ) async {
     while true {
@@ -264,7 +325,15 @@ public actor FeatureTester<Machine: StateMachine> {
   /// Asserts the oldest unasserted output equals `expected`.
   public func expectOutput(
     _ expected: Output,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) where Output: Equatable {
+    expectOutput(expected, sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  package func expectOutput(
+    _ expected: Output,
+    sourceLocation: SourceLocation
   ) where Output: Equatable {
     expectOutput(where: { $0 == expected }, describing: "\(expected)", sourceLocation: sourceLocation)
   }
@@ -274,7 +343,18 @@ public actor FeatureTester<Machine: StateMachine> {
   public func expectOutput(
     where matches: (Output) -> Bool,
     describing description: String = "a matching output",
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) {
+    expectOutput(
+      where: matches, describing: description,
+      sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  package func expectOutput(
+    where matches: (Output) -> Bool,
+    describing description: String = "a matching output",
+    sourceLocation: SourceLocation
   ) {
     collect()
     if exhaustivity == .off {
@@ -327,7 +407,16 @@ public actor FeatureTester<Machine: StateMachine> {
   /// failure naming the effects still running — an effect that never ends
   /// (a live query, a timer) is ended with ``cancelEffects()`` or an input
   /// that cancels it first. Returns at once if the calling task is cancelled.
-  public func settle(timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async {
+  public func settle(
+    timeout: Duration = .seconds(5), fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async {
+    await settle(
+      timeout: timeout, sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  package func settle(timeout: Duration = .seconds(5), sourceLocation: SourceLocation) async {
     guard await !settled(timeout: timeout), !Task.isCancelled else { return }
     let running = log.running
     TestFailure.record(
@@ -378,7 +467,16 @@ public actor FeatureTester<Machine: StateMachine> {
   /// effects still running), then cancels the effects and waits for them.
   /// An effect meant to outlive the test (a timer) is ended with
   /// ``cancelEffects()`` first.
-  public func finish(timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async {
+  public func finish(
+    timeout: Duration = .seconds(5), fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async {
+    await finish(
+      timeout: timeout, sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  package func finish(timeout: Duration = .seconds(5), sourceLocation: SourceLocation) async {
     finished = true
     _ = await settled(timeout: timeout)
     if exhaustivity == .on {
@@ -528,16 +626,17 @@ final class TesterLog<Machine: StateMachine>: Sendable {
 
   /// A transition (the observer, on the feature's actor).
   func transitioned(_ transition: FeatureTransition<Machine>) {
-    let recorders = note { state in
+    note { state in
       let step = (transition.input, state.current, transition.state)
       state.current = transition.state
       switch transition.origin {
       case .sent: state.sent.append(step)
       case .fedBack: state.received.append(step)
       }
-      return state.recorders
+      // Recorded before the tester is woken: a `receive` that returns has
+      // its transition in every recorder (each has a lock of its own).
+      for record in state.recorders { record(transition.state) }
     }
-    for record in recorders { record(transition.state) }
   }
 
   /// A trace event (on the feature's actor).

@@ -66,7 +66,12 @@ public enum FeatureTimeline {
   ///   - bind: binds the named inputs to the feature.
   ///   - record: the diagrams to record from the state, by name.
   ///   - output: names an output for the `"outputs"` diagram; nil records none.
-  ///   - sourceLocation: where a failure of the run is reported.
+  ///   - isolation: the caller's actor, where the run's own code runs (a default).
+  ///   - fileID: the caller's `#fileID` (a default), with `filePath`,
+  ///     `line` and `column` where a failure of the run is reported.
+  ///   - filePath: the caller's `#filePath` (a default).
+  ///   - line: the caller's `#line` (a default).
+  ///   - column: the caller's `#column` (a default).
   ///
   /// Runs in the calling task's test bubble, or in one of its own if it is
   /// in none. Isolation: on the caller's actor (so a `@MainActor` test
@@ -82,7 +87,26 @@ public enum FeatureTimeline {
     bind: (Feature<Machine>, TimelineInputs<Value>) -> Void,
     record: KeyValuePairs<String, @Sendable (Machine.State) -> String>,
     output: (@Sendable (Machine.Output) -> String)? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) async -> [String: String] {
+    return await run(
+      isolation: isolation, inputs: inputs, values: values, tick: tick, extraTicks: extraTicks, feature: makeFeature,
+      bind: bind, record: record, output: output,
+      sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  package static func run<Machine: StateMachine, Value: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    inputs: KeyValuePairs<String, String>,
+    values: [String: Value],
+    tick: Duration = .milliseconds(100),
+    extraTicks: Int = 5,
+    feature makeFeature: (TestClock) -> Feature<Machine>,
+    bind: (Feature<Machine>, TimelineInputs<Value>) -> Void,
+    record: KeyValuePairs<String, @Sendable (Machine.State) -> String>,
+    output: (@Sendable (Machine.Output) -> String)? = nil,
+    sourceLocation: SourceLocation
   ) async -> [String: String] {
     XCTestCases.observe()
     return await inTestBubble(isolation: isolation, sourceLocation: sourceLocation) {
@@ -100,24 +124,46 @@ public enum FeatureTimeline {
     record: KeyValuePairs<String, @Sendable (Machine.State) -> String>,
     output: (@Sendable (Machine.Output) -> String)?, sourceLocation: SourceLocation
   ) async -> [String: String] {
+    let malformed = inputs.compactMap { name, diagram in
+      MarbleEvent.problem(in: diagram).map { "\(name): \"\(diagram)\" has \($0)" }
+    }
+    guard malformed.isEmpty else {
+      TestFailure.record(
+        "FeatureTimeline: \(malformed.joined(separator: "; ")). The run did not start.", sourceLocation: sourceLocation)
+      return [:]
+    }
     let clock = TestClock()
     let names = Set(values.keys)
     var timelines: [(source: MarbleInput<Value>, ticks: [[MarbleEvent<Value>]])] = []
     var sources: [String: MarbleInput<Value>] = [:]
+    var unknown: [String] = []
     for (name, diagram) in inputs {
       let source = MarbleInput<Value>(name: name)
       sources[name] = source
-      let ticks = MarbleEvent.parse(diagram, names: names).map { events in
-        events.map { event in
-          event.map { name -> Value in
-            guard let value = values[name] else {
-              preconditionFailure("FeatureTimeline: \(name) in \(diagram) has no value in `values`")
-            }
-            return value
+      let parsed = MarbleEvent.parse(diagram, names: names)
+      for events in parsed {
+        for case .element(let element) in events where values[element] == nil {
+          unknown.append("\(element) (in \(name): \"\(diagram)\")")
+        }
+      }
+      let ticks = parsed.map { events in
+        events.compactMap { event -> MarbleEvent<Value>? in
+          switch event {
+          case .element(let element): values[element].map { .element($0) }
+          case .finish: .finish
+          case .fail: .fail
           }
         }
       }
       timelines.append((source, ticks))
+    }
+    // A typo in a diagram fails the test at the run, and the run does not start.
+    guard unknown.isEmpty else {
+      TestFailure.record(
+        "FeatureTimeline: no value in `values` for \(unknown.joined(separator: ", ")); "
+          + "the values are \(values.keys.sorted()). The run did not start.",
+        sourceLocation: sourceLocation)
+      return [:]
     }
 
     let feature = makeFeature(clock)
@@ -128,7 +174,7 @@ public enum FeatureTimeline {
         for await element in outputs { outputsRecorder.record(name(element)) }
       }
     }
-    bind(feature, TimelineInputs(sources: sources))
+    bind(feature, TimelineInputs(sources: sources, sourceLocation: sourceLocation))
 
     let recorders = record.map { (name: $0.key, sample: $0.value, recorder: MarbleRecorder()) }
     let lastNames = Locked([String?](repeating: nil, count: recorders.count))
@@ -171,10 +217,17 @@ public enum FeatureTimeline {
 /// The named inputs of a ``FeatureTimeline`` run.
 public struct TimelineInputs<Value: Sendable>: Sendable {
   let sources: [String: MarbleInput<Value>]
+  let sourceLocation: SourceLocation
 
-  /// The input with `name`; traps if the run declared none by that name.
+  /// The input with `name`. A name the run did not declare fails the test
+  /// (at the run's call) and gives an input that ends at once.
   public subscript(_ name: String) -> TimelineInput<Value> {
-    guard let source = sources[name] else { preconditionFailure("no timeline input named \(name)") }
+    guard let source = sources[name] else {
+      TestFailure.record(
+        "FeatureTimeline: no input named \"\(name)\"; the run declares \(sources.keys.sorted())",
+        sourceLocation: sourceLocation)
+      return TimelineInput(source: MarbleInput(name: name, ended: true))
+    }
     return TimelineInput(source: source)
   }
 }

@@ -56,7 +56,11 @@ public enum Marble {
   ///   - tick: the virtual time one character stands for.
   ///   - extraTicks: ticks to keep running after the longest input diagram,
   ///     for timers to fire.
-  ///   - sourceLocation: where a failure of the run is reported.
+  ///   - fileID: the caller's `#fileID` (a default), with `filePath`,
+  ///     `line` and `column` where a failure of the run is reported.
+  ///   - filePath: the caller's `#filePath` (a default).
+  ///   - line: the caller's `#line` (a default).
+  ///   - column: the caller's `#column` (a default).
   ///   - build: makes the sequence under test from the inputs and the clock.
   ///
   /// Runs in the calling task's test bubble, or in one of its own if it is
@@ -66,7 +70,21 @@ public enum Marble {
     names: Set<String> = [],
     tick: Duration = .milliseconds(100),
     extraTicks: Int = 10,
-    sourceLocation: SourceLocation = #_sourceLocation,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+    _ build: @escaping @Sendable (MarbleInputs, TestClock) -> Output
+  ) async -> String where Output: SendableMetatype, Output.Element: CustomStringConvertible {
+    return await run(
+      inputs, names: names, tick: tick, extraTicks: extraTicks,
+      sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column), build)
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  package static func run<Output: AsyncSequence>(
+    _ inputs: KeyValuePairs<String, String>,
+    names: Set<String> = [],
+    tick: Duration = .milliseconds(100),
+    extraTicks: Int = 10,
+    sourceLocation: SourceLocation,
     _ build: @escaping @Sendable (MarbleInputs, TestClock) -> Output
   ) async -> String where Output: SendableMetatype, Output.Element: CustomStringConvertible {
     XCTestCases.observe()
@@ -80,6 +98,14 @@ public enum Marble {
     _ inputs: KeyValuePairs<String, String>, names: Set<String>, tick: Duration, extraTicks: Int,
     sourceLocation: SourceLocation, _ build: @escaping @Sendable (MarbleInputs, TestClock) -> Output
   ) async -> String where Output: SendableMetatype, Output.Element: CustomStringConvertible {
+    let malformed = inputs.compactMap { name, diagram in
+      MarbleEvent.problem(in: diagram).map { "\(name): \"\(diagram)\" has \($0)" }
+    }
+    guard malformed.isEmpty else {
+      TestFailure.record(
+        "Marble: \(malformed.joined(separator: "; ")). The run did not start.", sourceLocation: sourceLocation)
+      return ""
+    }
     let clock = TestClock()
     var timelines: [(source: MarbleSource, ticks: [[MarbleEvent<String>]])] = []
     var sources: [String: MarbleSource] = [:]
@@ -89,7 +115,7 @@ public enum Marble {
       timelines.append((source, MarbleEvent.parse(diagram, names: names).map { $0.map { $0.map { $0 } } }))
     }
     let recorder = MarbleRecorder()
-    let marbleInputs = MarbleInputs(sources: sources)
+    let marbleInputs = MarbleInputs(sources: sources, sourceLocation: sourceLocation)
 
     let collector = TaskScope.start(named: "Marble recorder") {
       await record(build, marbleInputs, clock, into: recorder)
@@ -164,10 +190,16 @@ public struct MarbleError: Error, Equatable, Sendable {
 /// The named inputs of a marble test.
 public struct MarbleInputs: Sendable {
   let sources: [String: MarbleSource]
+  let sourceLocation: SourceLocation
 
-  /// The input with `name`; traps if the test declared none by that name.
+  /// The input with `name`. A name the run did not declare fails the test
+  /// (at the run's call) and gives an input that ends at once.
   public subscript(_ name: String) -> MarbleSource {
-    guard let source = sources[name] else { preconditionFailure("no marble input named \(name)") }
+    guard let source = sources[name] else {
+      TestFailure.record(
+        "Marble: no input named \"\(name)\"; the run declares \(sources.keys.sorted())", sourceLocation: sourceLocation)
+      return MarbleSource(name: name, ended: true)
+    }
     return source
   }
 }
@@ -187,6 +219,30 @@ enum MarbleEvent<Value: Sendable>: Sendable {
 }
 
 extension MarbleEvent where Value == String {
+  /// What is malformed in `diagram` (an unclosed `[` or `(`, a nested `(`,
+  /// a `)` or `]` with no opening), or nil: the harnesses check each diagram
+  /// first and fail the test at the run instead of trapping.
+  static func problem(in diagram: String) -> String? {
+    var inGroup = false
+    var inName = false
+    for character in diagram {
+      switch character {
+      case "[" where !inName: inName = true
+      case "]" where inName: inName = false
+      case "]": return "a ] with no ["
+      case _ where inName: continue
+      case "(" where inGroup: return "a ( inside a ("
+      case "(": inGroup = true
+      case ")" where inGroup: inGroup = false
+      case ")": return "a ) with no ("
+      default: continue
+      }
+    }
+    if inName { return "an unclosed [" }
+    if inGroup { return "an unclosed (" }
+    return nil
+  }
+
   /// One entry per tick: the events at that tick (see ``Marble`` for the
   /// notation). A name in `names` takes as many ticks as it has characters.
   static func parse(_ diagram: String, names: Set<String> = []) -> [[MarbleEvent]] {
@@ -210,15 +266,13 @@ extension MarbleEvent where Value == String {
       case "|": add(.finish)
       case "^", "#": add(.fail)
       case "(":
-        precondition(group == nil, "nested ( in marble diagram \(diagram)")
-        group = []
+        group = group ?? []  // a nested ( is reported by `problem(in:)`
       case ")":
         ticks.append(group ?? [])
         group = nil
       case "[":
-        guard let close = characters[index...].firstIndex(of: "]") else {
-          preconditionFailure("unclosed [ in marble diagram \(diagram)")
-        }
+        // An unclosed [ (reported by `problem(in:)`) takes the rest as its name.
+        let close = characters[index...].firstIndex(of: "]") ?? characters.count
         add(.element(String(characters[(index + 1)..<close])))
         index = close
       default:
@@ -246,6 +300,8 @@ public final class MarbleInput<Element: Sendable>: AsyncSequence, Sendable {
 
   private struct State {
     var subscribed = false
+    /// An input made for a name the run does not declare: it ends at once.
+    var ended = false
     var queue: [MarbleEvent<Element>] = []
     var waiter: UnsafeContinuation<MarbleEvent<Element>?, Never>?
   }
@@ -253,7 +309,10 @@ public final class MarbleInput<Element: Sendable>: AsyncSequence, Sendable {
   let name: String
   private let state = Locked(State())
 
-  init(name: String) { self.name = name }
+  init(name: String, ended: Bool = false) {
+    self.name = name
+    if ended { state.withLock { $0.ended = true } }
+  }
 
   /// Makes this sequence's iterator (see the type's contract for when work starts).
   public func makeAsyncIterator() -> Iterator {
@@ -283,7 +342,7 @@ public final class MarbleInput<Element: Sendable>: AsyncSequence, Sendable {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<MarbleEvent<Element>?, Never>) in
         let immediate = state.withLock { state -> MarbleEvent<Element>?? in
           if !state.queue.isEmpty { return .some(state.queue.removeFirst()) }
-          if !state.subscribed { return .some(nil) }
+          if !state.subscribed || state.ended { return .some(nil) }
           state.waiter = continuation
           return nil
         }
@@ -330,7 +389,7 @@ public final class MarbleInput<Element: Sendable>: AsyncSequence, Sendable {
 }
 
 /// A hot marble input of one-character (or `[bracketed]`) strings: what
-/// ``Marble/run(_:names:tick:extraTicks:_:)`` hands its `build` closure.
+/// ``Marble/run(_:names:tick:extraTicks:fileID:filePath:line:column:_:)`` hands its `build` closure.
 public typealias MarbleSource = MarbleInput<String>
 
 /// What a marble harness saw, tick by tick.

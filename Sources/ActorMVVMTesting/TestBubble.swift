@@ -5,7 +5,7 @@ import Testing
 /// Runs `body` in a test bubble: the library's tasks it starts — features'
 /// drains, effect runs, bindings, operators' pumps, the testing tools' own
 /// tasks — and the body's own jobs are counted apart from the rest of the
-/// process, so the virtual-time waits made inside (``TestClock/advance(by:sourceLocation:)``,
+/// process, so the virtual-time waits made inside (``TestClock/advance(by:fileID:filePath:line:column:)``,
 /// its gates, ``FeatureTimeline``, ``Marble``) know when *this bubble* can
 /// do nothing more. Every virtual-time wait needs one; outside a bubble a
 /// wait records a failure at the test's line saying so.
@@ -29,7 +29,17 @@ import Testing
 /// Isolation: `body` runs on the caller's actor; its tasks keep their own.
 /// Nothing is buffered; cancellation passes through to `body`.
 public func withTestBubble<R, E: Error>(
-  isolation: isolated (any Actor)? = #isolation, sourceLocation: SourceLocation = #_sourceLocation,
+  isolation: isolated (any Actor)? = #isolation, fileID: String = #fileID, filePath: String = #filePath,
+  line: Int = #line, column: Int = #column,
+  _ body: () async throws(E) -> R
+) async throws(E) -> R {
+  return try await withTestBubble(
+    isolation: isolation, sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column), body)
+}
+
+/// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+package func withTestBubble<R, E: Error>(
+  isolation: isolated (any Actor)? = #isolation, sourceLocation: SourceLocation,
   _ body: () async throws(E) -> R
 ) async throws(E) -> R {
   XCTestCases.observe()
@@ -127,7 +137,7 @@ public enum TestBubble {
 }
 
 /// Runs each test of a suite, or one test, in a test bubble
-/// (``withTestBubble(isolation:sourceLocation:_:)``): `@Suite(.testBubble)`, `@Test(.testBubble)`.
+/// (``withTestBubble(isolation:fileID:filePath:line:column:_:)``): `@Suite(.testBubble)`, `@Test(.testBubble)`.
 public struct TestBubbleTrait: SuiteTrait, TestTrait, TestScoping {
   /// Applies to every test of a suite it is on.
   public var isRecursive: Bool { true }
@@ -142,6 +152,6 @@ public struct TestBubbleTrait: SuiteTrait, TestTrait, TestScoping {
 }
 
 extension Trait where Self == TestBubbleTrait {
-  /// Runs each test in a test bubble: see ``withTestBubble(isolation:sourceLocation:_:)``.
+  /// Runs each test in a test bubble: see ``withTestBubble(isolation:fileID:filePath:line:column:_:)``.
   public static var testBubble: Self { Self() }
 }

@@ -7,15 +7,15 @@ import Testing
 /// A clock whose time moves only when a test says so.
 ///
 /// Code under test sleeps on it like on any `Clock<Duration>`; the test
-/// calls ``advance(by:sourceLocation:)`` to move time forward. Deterministic by
+/// calls ``advance(by:fileID:filePath:line:column:)`` to move time forward. Deterministic by
 /// construction: no real time passes, and "everything has settled" is
 /// known, not hoped for.
 ///
 /// - **Idle, exactly.** The clock asks the test's bubble (`.testBubble`,
-///   ``withTestBubble(isolation:sourceLocation:_:)``; see Guarantees,
+///   ``withTestBubble(isolation:fileID:filePath:line:column:_:)``; see Guarantees,
 ///   "Virtual time is exact") when nothing of the test can run: the
 ///   library's tasks, the test's own body and its structured children,
-///   and what they have queued on the main actor. ``advance(by:sourceLocation:)`` first
+///   and what they have queued on the main actor. ``advance(by:fileID:filePath:line:column:)`` first
 ///   lets everything runnable run until it parks, then steps through the
 ///   deadlines it passes, earliest first: it sets `now` to a deadline,
 ///   resumes the sleepers due then, and again waits until everything has
@@ -43,8 +43,8 @@ import Testing
 /// - **Self-check.** If this toolchain routes a kind of job around the
 ///   bubble's count, every wait and `advance` records a failure naming it
 ///   and returns, instead of moving time on a guess.
-/// - **Gates** (``waitForSleepers(_:sourceLocation:)``, ``waitForSleeper(until:sourceLocation:)``,
-///   ``wait(until:describing:sourceLocation:)``, ``advance(by:expectingSleepers:sourceLocation:)``) return once
+/// - **Gates** (``waitForSleepers(_:fileID:filePath:line:column:)``, ``waitForSleeper(until:fileID:filePath:line:column:)``,
+///   ``wait(until:describing:fileID:filePath:line:column:)``, ``advance(by:expectingSleepers:fileID:filePath:line:column:)``) return once
 ///   their condition holds. One that cannot hold — everything is idle and
 ///   the sleepers are not what it expects — records a test failure naming
 ///   what it expected and what is asleep, and returns `false` instead of
@@ -89,7 +89,7 @@ public final class TestClock: Clock, Sendable {
     /// Returns at once, as on a real clock (the default): code that sleeps
     /// for zero runs on without the test advancing.
     case returnAtOnce
-    /// Parks until the next ``advance(by:sourceLocation:)``, even `advance(by: .zero)`,
+    /// Parks until the next ``advance(by:fileID:filePath:line:column:)``, even `advance(by: .zero)`,
     /// which wakes it at the current instant: RxTest's and ReactiveSwift's
     /// `TestScheduler`, where work scheduled for now waits for `advance()`.
     /// A test can then see "loading, nothing yet" before the answer of a
@@ -122,7 +122,7 @@ public final class TestClock: Clock, Sendable {
   /// Zero: virtual time has no granularity.
   public var minimumResolution: Duration { .zero }
 
-  /// Every wake-up by ``advance(by:sourceLocation:)`` so far, in the order the sleepers
+  /// Every wake-up by ``advance(by:fileID:filePath:line:column:)`` so far, in the order the sleepers
   /// observed them (returned from `sleep`): the deadline and `now` at that
   /// moment. For tests of the clock itself.
   package var wakes: [(deadline: Instant, observedAt: Instant)] { timeline.wakes }
@@ -148,7 +148,15 @@ public final class TestClock: Clock, Sendable {
   /// ``TestClock``). Returns with `now` at the target and nothing runnable,
   /// or at once if the calling task is cancelled. Outside a test bubble it
   /// records a failure at `sourceLocation` and does not move time.
-  public func advance(by duration: Duration = .zero, sourceLocation: SourceLocation = #_sourceLocation) async {
+  public func advance(
+    by duration: Duration = .zero, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async {
+    await advance(by: duration, sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  package func advance(by duration: Duration = .zero, sourceLocation: SourceLocation) async {
     precondition(duration >= .zero, "TestClock cannot go back in time (advance by \(duration))")
     let target = now.advanced(by: duration)
     changeAdvancing(by: 1)
@@ -186,8 +194,16 @@ public final class TestClock: Clock, Sendable {
     for gate in gates { gate.resume() }
   }
 
-  /// Moves time to `instant` (no-op if it is in the past), as ``advance(by:sourceLocation:)``.
-  public func advance(to instant: Instant, sourceLocation: SourceLocation = #_sourceLocation) async {
+  /// Moves time to `instant` (no-op if it is in the past), as ``advance(by:fileID:filePath:line:column:)``.
+  public func advance(
+    to instant: Instant, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async {
+    await advance(to: instant, sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  package func advance(to instant: Instant, sourceLocation: SourceLocation) async {
     await advance(by: max(now.duration(to: instant), .zero), sourceLocation: sourceLocation)
   }
 
@@ -211,10 +227,20 @@ public final class TestClock: Clock, Sendable {
   /// Waits until at least `count` tasks are asleep with deadlines at or
   /// before `now + duration`, then advances by `duration`: an advance that
   /// cannot run ahead of the sleeps it is meant to end. If they never come
-  /// (see ``wait(until:describing:sourceLocation:)``), records a failure
+  /// (see ``wait(until:describing:fileID:filePath:line:column:)``), records a failure
   /// and does not advance.
   public func advance(
-    by duration: Duration, expectingSleepers count: Int, sourceLocation: SourceLocation = #_sourceLocation
+    by duration: Duration, expectingSleepers count: Int, fileID: String = #fileID, filePath: String = #filePath,
+    line: Int = #line, column: Int = #column
+  ) async {
+    await advance(
+      by: duration, expectingSleepers: count,
+      sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  package func advance(
+    by duration: Duration, expectingSleepers count: Int, sourceLocation: SourceLocation
   ) async {
     let target = now.advanced(by: duration)
     guard
@@ -226,17 +252,36 @@ public final class TestClock: Clock, Sendable {
   }
 
   /// Returns true once at least `count` tasks are asleep on this clock;
-  /// see ``wait(until:describing:sourceLocation:)``.
+  /// see ``wait(until:describing:fileID:filePath:line:column:)``.
   @discardableResult
-  public func waitForSleepers(_ count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+  public func waitForSleepers(
+    _ count: Int = 1, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) async -> Bool {
+    return await waitForSleepers(
+      count, sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  @discardableResult
+  package func waitForSleepers(_ count: Int = 1, sourceLocation: SourceLocation) async -> Bool {
     await wait(until: { $0.count >= count }, describing: "\(count) sleeper(s)", sourceLocation: sourceLocation)
   }
 
   /// Returns true once some task is asleep until exactly `deadline`: the
   /// gate for "the timer restarted", where the number of sleepers does not
-  /// change. See ``wait(until:describing:sourceLocation:)``.
+  /// change. See ``wait(until:describing:fileID:filePath:line:column:)``.
   @discardableResult
-  public func waitForSleeper(until deadline: Instant, sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+  public func waitForSleeper(
+    until deadline: Instant, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    column: Int = #column
+  ) async -> Bool {
+    return await waitForSleeper(
+      until: deadline, sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  @discardableResult
+  package func waitForSleeper(until deadline: Instant, sourceLocation: SourceLocation) async -> Bool {
     await wait(
       until: { $0.contains(deadline) }, describing: "a sleeper until \(deadline)", sourceLocation: sourceLocation)
   }
@@ -244,7 +289,7 @@ public final class TestClock: Clock, Sendable {
   /// Returns true once `isOpen` holds for the deadlines of the current
   /// sleepers. Re-checked whenever the sleepers or `now` change, and each
   /// time nothing can run. If it does not hold when nothing can run and no
-  /// ``advance(by:sourceLocation:)`` is under way, nothing can make it hold, so the wait
+  /// ``advance(by:fileID:filePath:line:column:)`` is under way, nothing can make it hold, so the wait
   /// records a test failure saying what it expected (`description`) and
   /// what is asleep, and returns false. Returns false, recording nothing,
   /// if the calling task is cancelled.
@@ -252,7 +297,19 @@ public final class TestClock: Clock, Sendable {
   public func wait(
     until isOpen: @escaping @Sendable ([Instant]) -> Bool,
     describing description: String = "a condition on the sleepers",
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) async -> Bool {
+    return await wait(
+      until: isOpen, describing: description,
+      sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  @discardableResult
+  package func wait(
+    until isOpen: @escaping @Sendable ([Instant]) -> Bool,
+    describing description: String = "a condition on the sleepers",
+    sourceLocation: SourceLocation
   ) async -> Bool {
     var lookAhead = Quiescence.realTimeHorizon
     while true {
@@ -329,7 +386,15 @@ public final class TestClock: Clock, Sendable {
   /// (see ``TestClock``); false if the calling task was cancelled first,
   /// or, recording a failure at `sourceLocation`, outside a bubble.
   @discardableResult
-  public func settle(sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+  public func settle(fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column)
+    async -> Bool
+  {
+    return await settle(sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// The same, at an explicit `sourceLocation` (the public form takes the caller's literals).
+  @discardableResult
+  package func settle(sourceLocation: SourceLocation) async -> Bool {
     await quiet(sourceLocation: sourceLocation)
   }
 }

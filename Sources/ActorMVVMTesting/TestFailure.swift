@@ -24,7 +24,7 @@ import Testing
 ///    silence.
 ///
 /// The XCTest case is known from an `XCTestObservation` observer that the
-/// tools register the first time one is used (``withTestBubble(isolation:sourceLocation:_:)``,
+/// tools register the first time one is used (``withTestBubble(isolation:fileID:filePath:line:column:_:)``,
 /// ``TestClock``, ``FeatureTester``, ``Marble``, ``FeatureTimeline``): every
 /// case that starts after that is known from its start. The case already
 /// running when the first tool was used is not known by name; a failure in

@@ -92,6 +92,27 @@ struct FeatureTesterArrivalTests {
     #expect(ticks.values == [0], "a field no reduce changed records its first value only")
   }
 
+  @Test("A recorder read right after the receive that matched a fed-back input has its value: 100 tries")
+  func recorderCurrentAtReceive() async {
+    // The docs' pattern, read before finish: the transition is recorded
+    // before the tester is woken. A slow field (1 ms to read) widens any
+    // window between the two.
+    var wrong = 0
+    for _ in 0..<100 {
+      let tester = FeatureTester(Editor(clock: TestClock(), gate: TestGate()), initialState: .init())
+      let saveEnabled = await tester.record { (state: Editor.State) -> Bool in
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .milliseconds(1) {}
+        return state.saveEnabled
+      }
+      await tester.send(.saveTapped) { $0.saveEnabled = false }
+      await tester.receive(where: { if case .saved = $0 { true } else { false } }) { $0.saveEnabled = true }
+      if saveEnabled.values != [true, false, true] { wrong += 1 }
+      await tester.finish()
+    }
+    #expect(wrong == 0, "\(wrong) of 100 reads missed the received transition")
+  }
+
   @Test("receive(case:) matches a nested case, so an error payload need not be Equatable")
   func nestedCase() async {
     let tester = FeatureTester(Editor(clock: TestClock(), gate: TestGate()), initialState: .init())
