@@ -393,10 +393,14 @@ public actor FeatureTester<Machine: StateMachine> {
   /// that may come back equal, a count re-announced). One transition still
   /// records one value: a blip inside one reduce (`false → true`) is not
   /// state, so emit it as an output and assert it with `expectOutput`.
+  ///
+  /// Each value also carries the time on the tester's clock it was
+  /// recorded at (``TransitionRecorder/events``): RxTest's per-emission
+  /// timeline, `[Recorded(.zero, true), Recorded(.milliseconds(100), true), …]`.
   public func record<Value: Equatable & Sendable>(
     _ field: @escaping @Sendable (State) -> Value, _ mode: RecordingMode = .changes
   ) -> TransitionRecorder<Value> {
-    log.record(field, keepsRepeats: mode == .everyTransition)
+    log.record(field, keepsRepeats: mode == .everyTransition, clock: clock)
   }
 
   /// Waits until every running effect has ended, handling what they fed
@@ -655,11 +659,12 @@ final class TesterLog<Machine: StateMachine>: Sendable {
   /// Records `field` after every transition from now on, starting from
   /// the current state's.
   func record<Value: Equatable & Sendable>(
-    _ field: @escaping @Sendable (Machine.State) -> Value, keepsRepeats: Bool
+    _ field: @escaping @Sendable (Machine.State) -> Value, keepsRepeats: Bool, clock: TestClock?
   ) -> TransitionRecorder<Value> {
     state.withLock { state in
-      let recorder = TransitionRecorder(first: field(state.current), keepsRepeats: keepsRepeats)
-      state.recorders.append { recorder.append(field($0)) }
+      let time: @Sendable () -> Duration = { clock?.now.offset ?? .zero }
+      let recorder = TransitionRecorder(first: field(state.current), at: time(), keepsRepeats: keepsRepeats)
+      state.recorders.append { recorder.append(field($0), at: time()) }
       return recorder
     }
   }

@@ -113,6 +113,28 @@ struct FeatureTesterArrivalTests {
     #expect(wrong == 0, "\(wrong) of 100 reads missed the received transition")
   }
 
+  @Test("record(_:) keeps each value's time on the tester's clock, as RxTest's TestableObserver")
+  func recordsTimes() async {
+    let clock = TestClock()
+    let gate = TestGate()
+    let tester = FeatureTester(Editor(clock: clock, gate: gate), initialState: .init(), clock: clock)
+    let ticks = await tester.record(\.ticks, .everyTransition)
+    await tester.send(.watch)
+    for tick in 1...2 {
+      await clock.advance(by: .seconds(1))
+      await tester.receive(where: { if case .tick = $0 { true } else { false } }) { $0.ticks = tick }
+    }
+    gate.open()
+    await tester.receive(where: { if case .stopWatching = $0 { true } else { false } })
+    await tester.finish()
+    #expect(
+      ticks.events == [
+        Recorded(.zero, 0), Recorded(.zero, 0), Recorded(.seconds(1), 1), Recorded(.seconds(2), 2),
+        Recorded(.seconds(2), 2),
+      ])
+    #expect(ticks.values == ticks.events.map(\.value))
+  }
+
   @Test("receive(case:) matches a nested case, so an error payload need not be Equatable")
   func nestedCase() async {
     let tester = FeatureTester(Editor(clock: TestClock(), gate: TestGate()), initialState: .init())
