@@ -26,7 +26,7 @@ import Testing
 /// **How.** Each *execution* builds the subject afresh in a new
 /// ``ExplorationWorld`` and replays a path of events on the real runtime
 /// (a real `Feature`, real effect tasks): after each event it waits until
-/// nothing in the process can run (the job count every virtual-time tool
+/// nothing in its test bubble can run (the job count every virtual-time tool
 /// here uses), so every effect has either ended or is waiting on a stubbed
 /// call or on the world's clock; then it checks the invariants and lists
 /// what can happen next:
@@ -59,9 +59,9 @@ import Testing
 ///
 /// **Bounds.** `maxDepth` events per path; `maxExecutions` in all (a
 /// report that hits it says so: the exploration was not exhaustive). Past
-/// them, ``search(_:seed:runs:)`` runs seeded random or PCT schedules and
+/// them, ``search(_:seed:runs:fileID:filePath:line:column:)`` runs seeded random or PCT schedules and
 /// shrinks what it finds; every failure carries a replay token
-/// (``replay(token:)``).
+/// (``replay(token:fileID:filePath:line:column:)``).
 ///
 /// **Rules.** ``invariant(_:_:)`` after every step, ``whenSettled(_:_:)``
 /// once nothing is pending, ``eventually(_:_:)`` at the end of every path
@@ -207,7 +207,18 @@ public struct Exploration<Machine: StateMachine>: Sendable {
   /// executions that ran to the end; the one the cancellation interrupted
   /// is neither counted nor judged (its state was read before things
   /// settled), so a cancelled exploration never reports a failure.
-  public func explore() async -> ExplorationReport<Machine> {
+  ///
+  /// Runs in the caller's test bubble, or in one of its own when called
+  /// outside one (a wait that fails reports at the caller's location).
+  public func explore(
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) async -> ExplorationReport<Machine> {
+    await inTestBubble(sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column)) {
+      await exploreEveryOrder()
+    }
+  }
+
+  private func exploreEveryOrder() async -> ExplorationReport<Machine> {
     var queue: [(path: [Step], from: Int?)] = [([], nil)]
     var head = 0
     var graph = StateGraph()
@@ -258,7 +269,17 @@ public struct Exploration<Machine: StateMachine>: Sendable {
   /// Replays `steps` (a failure's, kept as a regression test) on a fresh
   /// subject: the state and outputs after them, and the first invariant
   /// broken on the way, if any.
-  public func replay(_ steps: [ExplorationStep<Machine.Input>]) async -> ExplorationOutcome<Machine> {
+  /// In a test bubble as ``explore(fileID:filePath:line:column:)`` is.
+  public func replay(
+    _ steps: [ExplorationStep<Machine.Input>],
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) async -> ExplorationOutcome<Machine> {
+    await inTestBubble(sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column)) {
+      await replaySteps(steps)
+    }
+  }
+
+  private func replaySteps(_ steps: [ExplorationStep<Machine.Input>]) async -> ExplorationOutcome<Machine> {
     let execution = await Execution(self)
     var broken: String?
     for step in steps where broken == nil {
@@ -528,7 +549,7 @@ public struct Exploration<Machine: StateMachine>: Sendable {
   }
 }
 
-/// One event of an explored order, as a failure prints it and ``Exploration/replay(_:)`` takes it.
+/// One event of an explored order, as a failure prints it and ``Exploration/replay(_:fileID:filePath:line:column:)`` takes it.
 public enum ExplorationStep<Input: Sendable>: Sendable, CustomStringConvertible {
   /// What tells two steps apart, secrets included: how a step is matched
   /// to the ones that can happen.
@@ -577,7 +598,7 @@ public struct ExplorationReport<Machine: StateMachine>: Sendable, CustomStringCo
   public let deepest: Int
   /// Whether every order within the depth bound was explored (false when
   /// `maxExecutions` stopped it, a cancellation or a failure did, and for
-  /// every ``Exploration/search(_:seed:runs:)``).
+  /// every ``Exploration/search(_:seed:runs:fileID:filePath:line:column:)``).
   public let exhaustive: Bool
   /// The shortest order that broke an invariant, if one did (for a
   /// search: shrunk until no single event can be removed).
@@ -585,7 +606,7 @@ public struct ExplorationReport<Machine: StateMachine>: Sendable, CustomStringCo
   /// Which transitions and effect outcomes the executions reached, if the
   /// exploration was asked (``Exploration/coverage(states:of:inputs:)``).
   public let coverage: ExplorationCoverage?
-  /// Whether a ``Exploration/search(_:seed:runs:)`` made it: its failure
+  /// Whether a ``Exploration/search(_:seed:runs:fileID:filePath:line:column:)`` made it: its failure
   /// is shrunk, not a shortest one.
   var searched = false
 
@@ -606,8 +627,8 @@ public struct ExplorationReport<Machine: StateMachine>: Sendable, CustomStringCo
 }
 
 /// An order that breaks an invariant: its events (replay them with
-/// ``Exploration/replay(_:)``, or its ``token`` with
-/// ``Exploration/replay(token:)``, in a regression test) and a readable
+/// ``Exploration/replay(_:fileID:filePath:line:column:)``, or its ``token`` with
+/// ``Exploration/replay(token:fileID:filePath:line:column:)``, in a regression test) and a readable
 /// timeline.
 public struct ExplorationFailure<Input: Sendable>: Sendable {
   /// The name of the invariant broken, as the exploration was given it.
@@ -620,7 +641,7 @@ public struct ExplorationFailure<Input: Sendable>: Sendable {
   /// Each event with the fields it changed and the outputs it emitted, then the broken invariant.
   public let timeline: String
   /// One line that replays these steps exactly
-  /// (``Exploration/replay(token:)``): which of the events that could
+  /// (``Exploration/replay(token:fileID:filePath:line:column:)``): which of the events that could
   /// happen each step took. Secrets are not in it.
   public let token: String
   /// For an ``Exploration/eventually(_:_:)`` rule broken by a cycle: how

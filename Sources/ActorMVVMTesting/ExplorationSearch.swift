@@ -5,7 +5,7 @@ import ActorMVVMSupport
 // state graph the liveness rules are checked on.
 
 extension Exploration {
-  /// How ``search(_:seed:runs:)`` picks each next event.
+  /// How ``search(_:seed:runs:fileID:filePath:line:column:)`` picks each next event.
   public enum Schedule: Sendable {
     /// Uniformly among the events that can happen.
     case random
@@ -23,7 +23,7 @@ extension Exploration {
   /// Runs `runs` executions, each along one order picked by `schedule`
   /// from a random stream seeded with `seed`, up to `maxDepth` events or
   /// until nothing more can happen: for a space larger than
-  /// `maxExecutions` allows ``explore()`` to cover. Invariants are checked
+  /// `maxExecutions` allows ``explore(fileID:filePath:line:column:)`` to cover. Invariants are checked
   /// after every step; ``eventually(_:_:)`` rules where a run ends and on
   /// any state a run reaches twice.
   ///
@@ -31,15 +31,24 @@ extension Exploration {
   /// the same invariant still breaks, until removing any single one makes
   /// it hold or makes the order impossible (a shrunk order is 1-minimal;
   /// a shorter one may still exist). Its ``ExplorationFailure/token``
-  /// replays it exactly (``replay(token:)``); the same seed finds the same
+  /// replays it exactly (``replay(token:fileID:filePath:line:column:)``); the same seed finds the same
   /// failure. The report is never exhaustive; shrinking's executions are
   /// not counted.
   ///
-  /// Cancellation: as for ``explore()``, the run the cancellation
+  /// Cancellation: as for ``explore(fileID:filePath:line:column:)``, the run the cancellation
   /// interrupted is neither counted nor judged.
-  public func search(_ schedule: Schedule = .pct(changePoints: 2), seed: UInt64, runs: Int) async
-    -> ExplorationReport<Machine>
-  {
+  ///
+  /// In a test bubble as ``explore(fileID:filePath:line:column:)`` is.
+  public func search(
+    _ schedule: Schedule = .pct(changePoints: 2), seed: UInt64, runs: Int,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) async -> ExplorationReport<Machine> {
+    await inTestBubble(sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column)) {
+      await searchOrders(schedule, seed: seed, runs: runs)
+    }
+  }
+
+  private func searchOrders(_ schedule: Schedule, seed: UInt64, runs: Int) async -> ExplorationReport<Machine> {
     var random = SplitMix64(seed: seed)
     var seen = StateIndex()
     var executions = 0
@@ -142,8 +151,19 @@ extension Exploration {
   /// fresh subject. Throws ``ExplorationTokenError`` for a line that is
   /// not a token; a token whose step cannot happen (the exploration
   /// changed since) says so in ``ExplorationOutcome/brokenInvariant``.
-  public func replay(token: String) async throws(ExplorationTokenError) -> ExplorationOutcome<Machine> {
+  /// In a test bubble as ``explore(fileID:filePath:line:column:)`` is.
+  public func replay(
+    token: String, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+  ) async throws(ExplorationTokenError) -> ExplorationOutcome<Machine> {
     let choices = try ExplorationToken.decode(token)
+    return await inTestBubble(
+      sourceLocation: .caller(fileID: fileID, filePath: filePath, line: line, column: column)
+    ) {
+      await replayChoices(choices)
+    }
+  }
+
+  private func replayChoices(_ choices: [Int]) async -> ExplorationOutcome<Machine> {
     let execution = await Execution(self)
     var broken: String?
     for (index, choice) in choices.enumerated() where broken == nil {

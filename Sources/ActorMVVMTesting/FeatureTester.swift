@@ -37,11 +37,14 @@ import Testing
 ///   ``expectOutput(_:fileID:filePath:line:column:)``. Superseded and cancelled effects'
 ///   inputs are discarded by the feature. An input sent through a `Send`
 ///   after its operation returned fails the test (the feature discards it).
+/// - ``bind(_:to:)`` binds a sequence (a service's events) to the
+///   feature, as `Feature.bind(_:to:)` does in the app; what it delivers is
+///   asserted with `receive`, as a fed-back input is.
 /// - ``record(_:_:)`` keeps every value a field takes, transition by
 ///   transition (RxTest's `TestableObserver` for one field of state).
 /// - ``finish(timeout:fileID:filePath:line:column:)`` waits for running effects to
-///   return (bounded by `timeout`), then fails for every output, fed-back
-///   input or effect still running, and cancels what still runs. A tester
+///   return (bounded by `timeout`), then fails for every output, received
+///   input or effect still running, and cancels what still runs and its bindings. A tester
 ///   released without `finish()` reports the same leftovers.
 /// - ``Exhaustivity/off`` turns it into an integration-style tester:
 ///   `receive` skips to the fed-back input it names
@@ -86,6 +89,8 @@ public actor FeatureTester<Machine: StateMachine> {
   private let clock: TestClock?
   private let createdAt: SourceLocation
   private var finished = false
+  /// The tasks of ``bind(_:to:)``, cancelled when the test ends.
+  private var bindings: [Task<Void, Never>] = []
 
   /// Creates a tester in `initialState`.
   /// - Parameters:
@@ -138,7 +143,7 @@ public actor FeatureTester<Machine: StateMachine> {
     TestFailure.record(
       """
       FeatureTester released without finish(): \(outputs) unasserted output(s), \(received) unasserted \
-      fed-back input(s), \(running) effect(s) still running. End the test with `await tester.finish()`.
+      received input(s) (fed back or bound), \(running) effect(s) still running. End the test with `await tester.finish()`.
       """,
       sourceLocation: createdAt)
   }
@@ -168,7 +173,7 @@ public actor FeatureTester<Machine: StateMachine> {
     if exhaustivity == .on, !pendingReceived.isEmpty {
       TestFailure.record(
         """
-        Must assert \(pendingReceived.count) fed-back input(s) before sending \(input): \
+        Must assert \(pendingReceived.count) received input(s) (fed back or bound) before sending \(input): \
         \(pendingReceived.map(\.input))
         """,
         sourceLocation: sourceLocation)
@@ -176,7 +181,7 @@ public actor FeatureTester<Machine: StateMachine> {
     // Non-exhaustive: fed-back inputs already reduced stay findable by a
     // later `receive`, whether they arrived before or after this send.
     if exhaustivity == .on { pendingReceived.removeAll() }
-    feature.send(input)
+    log.send(input, bound: false, to: feature)
     await feature.flush()
     collect()
     guard !pendingSent.isEmpty else {
@@ -373,6 +378,44 @@ public actor FeatureTester<Machine: StateMachine> {
     }
   }
 
+  /// Sends every element of `inputs` to the feature under test until the
+  /// sequence ends or the test ends (``finish(timeout:fileID:filePath:line:column:)``
+  /// and ``cancelEffects()`` cancel it): `Feature.bind(_:)` in a test, for a
+  /// machine that listens to a service's event stream from its creation
+  /// (ReactorKit's `transform(mutation:)`).
+  ///
+  /// What the binding delivers is asserted as a fed-back input is, in the
+  /// order the feature reduced it: with ``receive(_:timeout:fileID:filePath:line:column:_:)``
+  /// and the other `receive`s, never by `send`. While a binding is live,
+  /// a `receive` waits for it (up to its `timeout`) even when no effect runs.
+  /// The binding's task is started in the caller's test bubble, if any, so
+  /// virtual time waits for what it delivers.
+  public func bind<Inputs: AsyncSequence & Sendable>(
+    _ inputs: Inputs
+  ) async where Inputs.Element == Input, Inputs.Failure == Never {
+    await bind(inputs, to: { $0 })
+  }
+
+  /// Sends `transform(element)` for every element of `values`, as
+  /// ``bind(_:)`` does: `Feature.bind(_:to:)` in a test
+  /// (`await tester.bind(service.events, to: Input.taskEvent)`).
+  public func bind<Values: AsyncSequence & Sendable>(
+    _ values: Values, to transform: @escaping @Sendable (Values.Element) -> Input
+  ) async where Values.Failure == Never {
+    await observe()
+    guard !finished else { return }
+    let (feature, log) = (self.feature, self.log)
+    log.bindingStarted()
+    bindings.append(
+      TaskScope.start(named: "binding of FeatureTester<\(Machine.self)>") {
+        for await value in values {
+          if Task.isCancelled { break }
+          log.send(transform(value), bound: true, to: feature)
+        }
+        log.bindingEnded()
+      })
+  }
+
   /// Records every value `field` takes from now on: its current value
   /// first, then the value after each reduce that changed it (sent,
   /// fed back, in the order they were reduced). RxTest's
@@ -490,7 +533,7 @@ public actor FeatureTester<Machine: StateMachine> {
       }
       if !pendingReceived.isEmpty {
         TestFailure.record(
-          "\(pendingReceived.count) unasserted fed-back input(s): \(pendingReceived.map(\.input))",
+          "\(pendingReceived.count) unasserted received input(s) (fed back or bound): \(pendingReceived.map(\.input))",
           sourceLocation: sourceLocation)
       }
       let running = log.running
@@ -509,6 +552,9 @@ public actor FeatureTester<Machine: StateMachine> {
   /// Cancels every running effect and waits until their tasks return,
   /// without asserting anything (for tests that end mid-flight on purpose).
   public func cancelEffects() async {
+    for binding in bindings { binding.cancel() }
+    for binding in bindings { await binding.value }
+    bindings.removeAll()
     await feature.finish()
     collect()
     pendingOutputs.removeAll()
@@ -563,11 +609,15 @@ public actor FeatureTester<Machine: StateMachine> {
       collect()
       if !pendingReceived.isEmpty { return pendingReceived.removeFirst() }
       let seen = log.eventCount
+      // Read before the flush: a binding sends before it ends, so once it
+      // has ended here, the flush below reduces all it sent.
+      let bindingLive = log.hasLiveBinding
       let running = await runningEffects()
       collect()
       if !pendingReceived.isEmpty { return pendingReceived.removeFirst() }
-      // No run is live between two batches: nothing more can be fed back.
-      if running == 0 { return nil }
+      // No run is live between two batches and no binding can deliver:
+      // nothing more can arrive.
+      if running == 0, !bindingLive { return nil }
       // Past the bound, one more look (above) before giving up.
       if timedOut { return nil }
       timedOut = await !log.wait(after: seen, timeout: timeout)
@@ -575,11 +625,12 @@ public actor FeatureTester<Machine: StateMachine> {
   }
 
   private func whyNothingArrived(_ timeout: Duration) -> String {
-    log.running.isEmpty
+    log.running.isEmpty && !log.hasLiveBinding
       ? "no effect is running"
       : """
       none arrived within \(timeout) of real time — a guard against a hang, never load: a running effect \
-      never fed back (a bug in the machine, or time not advanced)\(clockHint)
+      or a binding never delivered (a bug in the machine, time not advanced, or nothing sent to the \
+      bound sequence)\(clockHint)
       """
   }
 
@@ -611,9 +662,33 @@ final class TesterLog<Machine: StateMachine>: Sendable {
     var events = 0
     var nextWait: UInt64 = 0
     var waiter: (id: UInt64, continuation: UnsafeContinuation<Bool, Never>)?
+    /// Bindings whose sequence has not ended.
+    var liveBindings = 0
   }
 
   private let state: Locked<State>
+  /// Who sent each input sent but not yet reduced, in the mailbox's order:
+  /// true for a binding. Its own lock, held across the send, so the order
+  /// here is the mailbox's (a send only enqueues: it never reduces inline).
+  private let senders = Locked<[Bool]>([])
+
+  /// Sends `input` to `feature`, remembering who sent it.
+  func send(_ input: Machine.Input, bound: Bool, to feature: Feature<Machine>) {
+    senders.withLock { senders in
+      senders.append(bound)
+      feature.send(input)
+    }
+  }
+
+  /// Whether a binding may still deliver.
+  var hasLiveBinding: Bool { state.withLock { $0.liveBindings > 0 } }
+
+  /// A binding began.
+  func bindingStarted() { state.withLock { $0.liveBindings += 1 } }
+
+  /// A binding's sequence ended (or it was cancelled): one event, so a
+  /// waiting `receive` looks again and may conclude nothing more comes.
+  func bindingEnded() { note { $0.liveBindings -= 1 } }
 
   init(_ initial: Machine.State) { state = Locked(State(current: initial)) }
 
@@ -630,12 +705,16 @@ final class TesterLog<Machine: StateMachine>: Sendable {
 
   /// A transition (the observer, on the feature's actor).
   func transitioned(_ transition: FeatureTransition<Machine>) {
+    // A sent input is the tester's or a binding's, in the order they sent.
+    let bound =
+      transition.origin == .sent
+      && senders.withLock { senders in senders.isEmpty ? false : senders.removeFirst() }
     note { state in
       let step = (transition.input, state.current, transition.state)
       state.current = transition.state
       switch transition.origin {
-      case .sent: state.sent.append(step)
-      case .fedBack: state.received.append(step)
+      case .sent where !bound: state.sent.append(step)
+      case .sent, .fedBack: state.received.append(step)
       }
       // Recorded before the tester is woken: a `receive` that returns has
       // its transition in every recorder (each has a lock of its own).

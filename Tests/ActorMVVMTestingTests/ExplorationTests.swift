@@ -491,3 +491,21 @@ struct ExplorationSearchTests {
     }
   }
 }
+
+@Suite("Exploration: outside a test bubble")
+struct ExplorationOutsideABubbleTests {
+  @Test("explore(), search, replay(_:) and replay(token:) make their own bubble, as Marble and FeatureTimeline do")
+  func makesItsOwnBubble() async throws {
+    #expect(!TestBubble.isActive)
+    let broken = ExplorationTests.reminder(cancelsTimer: false)
+    let report = await broken.explore()
+    let failure = try #require(report.failure)
+    #expect(report.executions > 1)
+    let searched = await broken.search(seed: 7, runs: 20)
+    #expect(searched.failure != nil)
+    #expect(await broken.replay(failure.steps).brokenInvariant?.contains("a dismissed reminder never fires") == true)
+    #expect(
+      try await broken.replay(token: failure.token).brokenInvariant?.contains("a dismissed reminder never fires")
+        == true)
+  }
+}

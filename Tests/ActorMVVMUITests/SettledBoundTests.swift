@@ -196,3 +196,21 @@ struct IdleCancellationTests {
     await feature.finish()
   }
 }
+
+/// TestingAFeature's `caughtUp()` example: the live query's first page is
+/// reduced by the time the bubble is idle; `caughtUp()` then shows it.
+@MainActor
+@Suite("caughtUp() after a live query's first page (the article's example)", .testBubble)
+struct CaughtUpExampleTests {
+  @Test("The first page is shown on every run")
+  func firstPageShown() async {
+    let clock = TestClock()
+    let feature = Feature(LiveFeed(gate: TestGate(), clock: clock), initialState: .init())
+    let model = FeatureModel(feature)
+    model.send(.appeared)  // starts a live query that never ends
+    await clock.settle()  // in a test bubble: its first page has been reduced
+    await model.caughtUp()
+    #expect(model.posts == ["first"])
+    await feature.finish()
+  }
+}
