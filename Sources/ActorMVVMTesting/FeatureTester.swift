@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMJobCount
 import ActorMVVMSupport
 import Testing
 
@@ -447,7 +448,9 @@ public actor FeatureTester<Machine: StateMachine> {
   }
 
   /// Waits until every running effect has ended, handling what they fed
-  /// back as unasserted inputs (which `finish` then reports). Never hangs
+  /// back as unasserted inputs (which `finish` then reports); in a test
+  /// bubble, first until nothing of the test can run (so what a binding was
+  /// given has been delivered). Never hangs
   /// and never passes silently: if an effect is still running once
   /// `timeout` of real time has passed with nothing fed back (a guard
   /// against a hang, not a pause for things to settle), it records a test
@@ -477,6 +480,9 @@ public actor FeatureTester<Machine: StateMachine> {
   /// Waits until every running effect has ended; false if `timeout` passed
   /// with one still running, or the task was cancelled.
   private func settled(timeout: Duration) async -> Bool {
+    // In a test bubble, first let everything runnable run: what a binding
+    // was given is delivered, what an effect can do without the clock done.
+    if TestBubble.isActive { _ = await Quiescence.untilIdle() }
     var timedOut = false
     while true {
       let seen = log.eventCount

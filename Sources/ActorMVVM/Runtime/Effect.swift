@@ -70,6 +70,10 @@ public struct Effect<Input: Sendable, Output: Sendable>: Sendable {
     indirect case cancel(AnyCancelID)
     case merge([Effect])
     indirect case throttle(Throttled)
+    /// An input the feature reduces right after this transition, before
+    /// anything else: a ``Scope``'s child output routed with
+    /// ``ChildOutputRoute/send(_:)``.
+    indirect case sendBack(Input)
   }
 
   @usableFromInline
@@ -232,7 +236,7 @@ extension Effect {
 
   /// ``map(input:output:namespace:identifyingAll:)`` with each output
   /// routed (``ChildOutputRoute``): emitted as a parent output, sent back as
-  /// a parent input (a run with no id that sends it), or dropped.
+  /// a parent input (reduced right after the transition), or dropped.
   @inlinable
   func map<ParentInput: Sendable, ParentOutput: Sendable>(
     input: @escaping @Sendable (Input) -> ParentInput,
@@ -249,10 +253,11 @@ extension Effect {
     case .emit(let value):
       switch route(value) {
       case .emit(let output): return .emit(output)
-      case .send(let input): return .run { send in send(input) }
+      case .send(let input): return Effect<ParentInput, ParentOutput>(kind: .sendBack(input))
       case .drop: return .none
       }
     case .cancel(let id): return Effect<ParentInput, ParentOutput>(kind: .cancel(scoped(id)))
+    case .sendBack(let value): return Effect<ParentInput, ParentOutput>(kind: .sendBack(input(value)))
     case .merge(let effects):
       return .merge(
         effects.map { $0.map(input: input, route: route, namespace: namespace, identifyingAll: identifyingAll) })
@@ -386,9 +391,10 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
   ///   })
   /// ```
   ///
-  /// A sent input is reduced as a later transition, in order with the other
-  /// results of the transition's runs (it is a run with no id that sends it
-  /// at once), so the parent sees the child's state that produced it.
+  /// A sent input is reduced as the next transition, right after the one
+  /// whose child output it is and before any other input (of the same
+  /// batch too), under the same cause, with origin `.fedBack`: the parent
+  /// sees the child's state that produced it.
   public init(
     _ child: Child,
     state: WritableKeyPath<ParentState, Child.State> & Sendable,
@@ -441,7 +447,8 @@ public struct Scope<ParentState, ParentInput: Sendable, ParentOutput: Sendable, 
 public enum ChildOutputRoute<ParentInput: Sendable, ParentOutput: Sendable>: Sendable {
   /// Emitted as this parent output, in the transition (as the child emitted it).
   case emit(ParentOutput)
-  /// Sent back to the parent as this input, reduced as a later transition.
+  /// Sent back to the parent as this input, reduced as the next
+  /// transition, right after the one that emitted the child's output.
   case send(ParentInput)
   /// Dropped: the parent neither emits nor hears it.
   case drop

@@ -253,14 +253,16 @@ struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
     causes.isEmpty ? nil : causes[generation]
   }
 
-  /// Performs `effect`: outputs go to `emit` synchronously and in order;
-  /// runs are recorded to start at the next
+  /// Performs `effect`: outputs go to `emit` synchronously and in order,
+  /// inputs sent back to `sendBack` (for the feature to reduce once this
+  /// returns); runs are recorded to start at the next
   /// ``startPending(host:counters:sink:)``; cancellations cancel.
   @inlinable
-  mutating func perform(_ effect: Effect<Input, Output>, emit: (Output) -> Void) {
+  mutating func perform(_ effect: Effect<Input, Output>, emit: (Output) -> Void, sendBack: (Input) -> Void) {
     switch effect.kind {
     case .none: break
     case .emit(let output): emit(output)
+    case .sendBack(let input): sendBack(input)
     case .run(let run): record(run)
     case .cancel(let id):
       if let generation = generationOfID.removeValue(forKey: id) { cancel(generation) }
@@ -269,7 +271,7 @@ struct EffectRunner<Input: Sendable, Output: Sendable>: Sendable {
       }
       if id.isScoped { cancelEverything(inside: id) }
     case .merge(let effects):
-      for effect in effects { perform(effect, emit: emit) }
+      for effect in effects { perform(effect, emit: emit, sendBack: sendBack) }
     case .throttle(let throttled): throttle(throttled)
     }
   }

@@ -255,7 +255,8 @@ public final actor Feature<Machine: StateMachine> {
   /// ``perform(_:)``'s effect: its runs recorded, then started.
   @usableFromInline
   func performAndStart(_ effect: Effect<Input, Output>) {
-    perform(effect)
+    let sentBack = perform(effect)
+    if !sentBack.isEmpty { reduceSentBack(sentBack, cause: nil) }
     startPending()
   }
 
@@ -571,7 +572,8 @@ public final actor Feature<Machine: StateMachine> {
     if instrumentation != nil { return Cause.within(nil) { reduceInstrumented(input, origin: origin) } }
     let effect = machine.reduce(into: &current.value, input)
     if case .none = effect.kind { return }
-    perform(effect)
+    let sentBack = perform(effect)
+    if !sentBack.isEmpty { reduceSentBack(sentBack, cause: nil) }
   }
 
   /// `reduce` under `cause`: current for the transition (a trace sink sees
@@ -583,15 +585,30 @@ public final actor Feature<Machine: StateMachine> {
     runner.currentCause = nil
   }
 
+  /// Performs a transition's effect; returns the inputs its routed child
+  /// outputs sent back, for the caller to reduce once the transition is
+  /// complete (``reduceSentBack(_:cause:)``). Empty, and free, for the rest.
   @inlinable
-  func perform(_ effect: Effect<Input, Output>) {
+  func perform(_ effect: Effect<Input, Output>) -> [Input] {
     let cause = runner.currentCause
+    var sentBack: [Input] = []
     runner.perform(effect) { output in
       publish()
-      let (relay, caused) = mailbox.noteOutput()
       trace?.sink(.output(output))
-      relay?.accept(output)
-      if let caused { caused.relay.accept(CausedOutput(output: output, cause: cause, number: caused.number)) }
+      mailbox.noteOutput(output, cause: cause)?.accept(output)
+    } sendBack: { input in
+      sentBack.append(input)
+    }
+    return sentBack
+  }
+
+  /// Reduces the inputs a transition's routed child outputs sent back, in
+  /// order, each as a transition of its own (origin `.fedBack`) under the
+  /// transition's cause, before anything else is reduced.
+  @usableFromInline
+  func reduceSentBack(_ inputs: [Input], cause: Cause?) {
+    for input in inputs {
+      if let cause { reduce(input, causedBy: cause, origin: .fedBack) } else { reduce(input, origin: .fedBack) }
     }
   }
 
@@ -605,12 +622,13 @@ public final actor Feature<Machine: StateMachine> {
     if let trace, let before, before != current.value {
       trace.sink(.stateChanged(FeatureTrace<Machine>.changes(from: before, to: current.value)))
     }
-    perform(effect)
+    let sentBack = perform(effect)
     if let observers = instrumentation?.observers, !observers.isEmpty {
       let transition = FeatureTransition<Machine>(
         input: input, origin: origin, state: current.value, cause: runner.currentCause)
       for id in observers.keys.sorted() { observers[id]?(transition) }
     }
+    if !sentBack.isEmpty { reduceSentBack(sentBack, cause: runner.currentCause) }
   }
 
   /// Calls `observer` after every transition from now on — every input

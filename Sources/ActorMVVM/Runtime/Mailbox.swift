@@ -149,17 +149,20 @@ struct Mailbox<Machine: StateMachine>: Sendable {
     }
   }
 
-  /// Counts an output and returns the relays to deliver it to, if made:
-  /// the plain one, and the one with causes with the output's number. One
-  /// lock for all, on the drain's path.
+  /// Counts `output`, hands it with its number and `cause` to the relay
+  /// with causes if one was made, and returns the plain relay to deliver it
+  /// to, if made. One lock for all, on the drain's path.
+  ///
+  /// The relay with causes accepts under the lock that
+  /// ``subscribeCausedOutputs(make:)`` reads the count under: a subscriber
+  /// registered with the count at n never receives number n, and receives
+  /// every number above it (the mailbox's lock, then the relay's, in both).
   @inlinable
-  func noteOutput() -> (
-    EventRelay<Machine.Output>?, caused: (relay: EventRelay<CausedOutput<Machine.Output>>, number: Int)?
-  ) {
+  func noteOutput(_ output: Machine.Output, cause: Cause?) -> EventRelay<Machine.Output>? {
     state.withLock { state in
       state.emitted &+= 1
-      guard let caused = state.extras?.causedOutputs else { return (state.outputRelay, nil) }
-      return (state.outputRelay, (caused, state.emitted))
+      state.extras?.causedOutputs?.accept(CausedOutput(output: output, cause: cause, number: state.emitted))
+      return state.outputRelay
     }
   }
 
