@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMSupport
 import ActorMVVMTesting
 import Testing
 
@@ -135,5 +136,137 @@ struct EventRelayParkedBufferingTests {
   func parked(_ policy: Policy, expected: [Int]) async {
     let relay = await relayDelivers(policy.relay)
     #expect(relay == expected)
+  }
+}
+
+/// One subscriber driven step by step, the same script against
+/// `AsyncStream` and an `EventRelay` of the same policy: after each step the
+/// test bubble is idle, so the consumer has its element or is parked
+/// (issue #61, item 3). Producer and consumer share the main actor, so a
+/// step's accepts are never interleaved with the consumer: the order is
+/// the script's, on every run.
+@MainActor
+@Suite("EventRelay's bounded policies are AsyncStream's, script by script", .testBubble)
+struct EventRelayScriptTests {
+  enum Step: Sendable, CustomStringConvertible {
+    /// The producer accepts (yields) these, in order.
+    case accept([Int])
+    /// The consumer asks for one element (it gets one, or parks).
+    case next
+
+    var description: String {
+      switch self {
+      case .accept(let values): "accept\(values)"
+      case .next: "next"
+      }
+    }
+  }
+
+  /// What a subscriber received, and how many events its bound dropped.
+  struct Delivery: Equatable, CustomStringConvertible {
+    var values: [Int]
+    var dropped: Int
+    var description: String { "\(values) with \(dropped) dropped" }
+  }
+
+  /// Runs `script` with `consume` iterating in a task of the bubble, then
+  /// ends the producer and lets the consumer drain.
+  static func run(
+    _ script: [Step], produce: @escaping @Sendable (Int) -> Void, finish: @escaping @Sendable () -> Void,
+    consume: @escaping @MainActor @Sendable (AsyncStream<Void>, @escaping @Sendable (Int?) -> Void) async -> Int
+  ) async -> Delivery {
+    let clock = TestClock()
+    let (commands, command) = AsyncStream.makeStream(of: Void.self)
+    let received = Locked<[Int]>([])
+    let record: @Sendable (Int?) -> Void = { value in if let value { received.withLock { $0.append(value) } } }
+    // Made on the main actor (the suite's), the task runs there.
+    let consumer = TestBubble.task { await consume(commands, record) }
+    await clock.settle()
+    for step in script {
+      switch step {
+      case .accept(let values): for value in values { produce(value) }
+      case .next: command.yield()
+      }
+      await clock.settle()
+    }
+    finish()
+    command.finish()
+    let dropped = await consumer.value
+    return Delivery(values: received.withLock { $0 }, dropped: dropped)
+  }
+
+  /// The script against `AsyncStream` with `policy`.
+  static func asyncStream(_ script: [Step], _ policy: AsyncStream<Int>.Continuation.BufferingPolicy) async -> Delivery {
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: policy)
+    let dropped = Locked(0)
+    var delivery = await run(
+      script,
+      produce: { value in
+        if case .dropped = continuation.yield(value) { dropped.withLock { $0 += 1 } }
+      },
+      finish: { continuation.finish() },
+      consume: { commands, record in
+        var iterator = stream.makeAsyncIterator()
+        for await _ in commands { record(await iterator.next()) }
+        while let value = await iterator.next() { record(value) }
+        return 0
+      })
+    delivery.dropped = dropped.withLock { $0 }
+    return delivery
+  }
+
+  /// The script against an `EventRelay` with `policy`.
+  static func relay(_ script: [Step], _ policy: EventRelay<Int>.BufferingPolicy) async -> Delivery {
+    let relay = EventRelay<Int>(counters: LifetimeCounters(), bufferingPolicy: policy)
+    let values = relay.values
+    return await run(
+      script, produce: { relay.accept($0) }, finish: { relay.finish() },
+      consume: { commands, record in
+        var iterator = values.makeAsyncIterator()
+        for await _ in commands { record(await iterator.next()) }
+        while let value = await iterator.next() { record(value) }
+        return iterator.droppedCount
+      })
+  }
+
+  /// A seeded script: accepts of one to three events and nexts, mixed.
+  static func script(seed: UInt64) -> [Step] {
+    var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+    func random(_ bound: Int) -> Int {
+      state ^= state << 13
+      state ^= state >> 7
+      state ^= state << 17
+      return Int(state % UInt64(bound))
+    }
+    var next = 1
+    return (0..<12).map { _ in
+      guard random(2) == 0 else { return .next }
+      let count = 1 + random(3)
+      defer { next += count }
+      return .accept(Array(next..<(next + count)))
+    }
+  }
+
+  @Test("The issue's script: 1 handed to the parked consumer, 2 waiting when 3 to 6 arrive")
+  func theIssuesScript() async {
+    let script: [Step] = [.next, .accept([1, 2]), .accept([3, 4, 5, 6])]
+    let stream = await Self.asyncStream(script, .bufferingNewest(2))
+    #expect(stream == Delivery(values: [1, 5, 6], dropped: 3))
+    #expect(await Self.relay(script, .bufferingNewest(2)) == stream)
+  }
+
+  @Test(
+    "100 seeded scripts per bound, newest and oldest: the same elements and drop counts",
+    arguments: [1, 2, 3])
+  func seededScripts(bound: Int) async {
+    for seed in UInt64(1)...100 {
+      let script = Self.script(seed: seed)
+      let newest = await Self.asyncStream(script, .bufferingNewest(bound))
+      let relayNewest = await Self.relay(script, .bufferingNewest(bound))
+      #expect(relayNewest == newest, "bufferingNewest(\(bound)), \(script)")
+      let oldest = await Self.asyncStream(script, .bufferingOldest(bound))
+      let relayOldest = await Self.relay(script, .bufferingOldest(bound))
+      #expect(relayOldest == oldest, "bufferingOldest(\(bound)), \(script)")
+    }
   }
 }

@@ -17,8 +17,12 @@ import ActorMVVMSupport
 ///   same names, an event that arrives while the subscriber is parked
 ///   waiting for it is handed to it and does not count against the bound:
 ///   with `.bufferingNewest(2)`, a parked subscriber given 1…5 at once reads
-///   1, 4, 5. A subscriber drains its whole backlog in
-///   one lock acquisition per wake-up, so catching up is cheap.
+///   1, 4, 5. Every event not yet returned by `next()` is in the backlog the
+///   bound counts, as in `AsyncStream`'s buffer: the same script gives the
+///   same elements and drop counts (`EventRelayScriptTests`). An unbounded
+///   subscriber drains its whole backlog in one lock acquisition per
+///   wake-up, so catching up is cheap; a bounded one takes one event per
+///   `next()`.
 /// - **Termination:** a subscription ends after ``finish()`` once it has
 ///   drained what was accepted before; when the consuming task is
 ///   cancelled, at its next `next()` even with a backlog (which is
@@ -44,28 +48,40 @@ public final class EventRelay<Value: Sendable>: Sendable {
   }
 
   /// A subscriber's backlog: delivery in order, lossless unless bounded.
+  /// Shared by every subscriber: the relay's ``limit`` word.
   @usableFromInline
   enum Policy: SubscriberPolicy {
-    @usableFromInline typealias Shared = Void
+    @usableFromInline typealias Shared = Int
     @usableFromInline typealias Payload = Backlog
     @usableFromInline typealias Delivery = Backlog
 
     /// Moves the backlog's events into `taken` (whose items are empty) and
     /// adds its drops to `taken`'s. A drop happens only while the backlog
     /// holds events, so every drop is handed over by a later take.
+    ///
+    /// Unbounded: the whole backlog, in one take. Bounded: its first event
+    /// only, so what the consumer has not taken stays in the backlog, where
+    /// the bound counts it — `AsyncStream`'s buffer is everything not yet
+    /// returned by `next()` — and the event handed to a parked consumer is
+    /// no longer the backlog's once taken.
     @inlinable @inline(__always)
-    static func take(_ shared: Void, _ backlog: inout Backlog, into taken: inout Backlog) -> Bool {
-      guard !backlog.items.isEmpty else { return false }
-      swap(&backlog.items, &taken.items)
-      if backlog.dropped != 0 {
-        taken.dropped &+= backlog.dropped
-        backlog.dropped = 0
+    static func take(_ limit: Int, _ slot: inout SubscriberSlot<Backlog>, into taken: inout Backlog) -> Bool {
+      guard !slot.payload.items.isEmpty else { return false }
+      if limit == 0 {
+        swap(&slot.payload.items, &taken.items)
+      } else {
+        taken.items.append(slot.payload.items.removeFirst())
+        slot.handedOff = false
+      }
+      if slot.payload.dropped != 0 {
+        taken.dropped &+= slot.payload.dropped
+        slot.payload.dropped = 0
       }
       return true
     }
 
     @inlinable @inline(__always)
-    static func hasPending(_ shared: Void, _ backlog: Backlog) -> Bool { !backlog.items.isEmpty }
+    static func hasPending(_ limit: Int, _ backlog: Backlog) -> Bool { !backlog.items.isEmpty }
   }
 
   @usableFromInline typealias Subscription = Subscriber<Policy>
@@ -94,15 +110,16 @@ public final class EventRelay<Value: Sendable>: Sendable {
   ///     a bound must be at least 1.
   @inlinable
   public init(counters: LifetimeCounters = .shared, bufferingPolicy: BufferingPolicy = .unbounded) {
-    self.storage = Locked(SubscriberTable(shared: (), counters: counters))
-    self.limit = Self.limit(of: bufferingPolicy)
+    let limit = Self.limit(of: bufferingPolicy)
+    self.storage = Locked(SubscriberTable(shared: limit, counters: counters))
+    self.limit = limit
   }
 
   /// Creates a relay whose policy is already a ``limit`` word (a feature
   /// keeps the word and makes its relay on first subscription).
   @inlinable
   init(counters: LifetimeCounters, limit: Int) {
-    self.storage = Locked(SubscriberTable(shared: (), counters: counters))
+    self.storage = Locked(SubscriberTable(shared: limit, counters: counters))
     self.limit = limit
   }
 

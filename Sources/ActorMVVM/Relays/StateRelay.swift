@@ -37,9 +37,9 @@ public final class StateRelay<Value: Sendable>: Sendable {
     @usableFromInline typealias Delivery = Value?
 
     @inlinable @inline(__always)
-    static func take(_ current: Current, _ seen: inout UInt64, into value: inout Value?) -> Bool {
-      guard seen < current.version else { return false }
-      seen = current.version
+    static func take(_ current: Current, _ slot: inout SubscriberSlot<UInt64>, into value: inout Value?) -> Bool {
+      guard slot.payload < current.version else { return false }
+      slot.payload = current.version
       value = current.value
       return true
     }

@@ -15,9 +15,10 @@ protocol SubscriberPolicy: SendableMetatype {
   /// What one `next` hands the consumer.
   associatedtype Delivery
 
-  /// Under the relay's lock: moves what this subscriber has not seen into
-  /// `delivery` and returns true, or returns false if there is nothing.
-  static func take(_ shared: Shared, _ payload: inout Payload, into delivery: inout Delivery) -> Bool
+  /// Under the relay's lock: moves what this subscriber (`slot`) has not
+  /// seen into `delivery` and returns true, or returns false if there is
+  /// nothing.
+  static func take(_ shared: Shared, _ slot: inout SubscriberSlot<Payload>, into delivery: inout Delivery) -> Bool
 
   /// Under the relay's lock: whether ``take(_:_:into:)`` would deliver.
   static func hasPending(_ shared: Shared, _ payload: Payload) -> Bool
@@ -59,7 +60,8 @@ struct SubscriberSlot<Payload> {
   /// A bounded ``EventRelay``'s: the backlog's first event was handed to
   /// the consumer parked when it arrived, so it does not count against the
   /// bound (as `AsyncStream` resumes a waiting consumer with it directly).
-  /// Meaningful while the backlog is not empty.
+  /// Meaningful while the backlog is not empty; cleared when the consumer
+  /// takes that event.
   @inlinable var handedOff: Bool {
     get { flag(8) }
     set { set(8, newValue) }
@@ -212,7 +214,7 @@ final class Subscriber<Policy: SubscriberPolicy>: Sendable {
       }
       let poll = storage.withLock { table -> Poll in
         guard let slot = table.slots[index], slot.id == id, !slot.cancelled else { return .end }
-        if Policy.take(table.shared, &table.slots[index]!.payload, into: &delivery) { return .delivered }
+        if Policy.take(table.shared, &table.slots[index]!, into: &delivery) { return .delivered }
         return table.finished ? .end : .wait
       }
       switch poll {
