@@ -27,6 +27,9 @@ package final class VirtualTimeline: Sendable {
     let deadline: ManualInstant
     /// An operator's deadline timer: wakes after the other sleepers of its instant.
     let isTimer: Bool
+    /// What ``init(dueNowSleepsWait:tagSleeper:onChange:)``'s `tagSleeper`
+    /// said of the sleeping task when it began.
+    let tag: String?
     let continuation: UnsafeContinuation<Void, any Error>
 
     /// The wake-up order at one instant: sleepers before timers, each in the order they began sleeping.
@@ -50,11 +53,25 @@ package final class VirtualTimeline: Sendable {
   private let onChange: @Sendable () -> Void
   /// Whether a sleep whose deadline has come parks until the next advance.
   private let dueNowSleepsWait: Bool
+  /// Called in each sleeping task as it begins to sleep: what it returns
+  /// is kept with the sleeper (``sleeperTags``).
+  private let tagSleeper: (@Sendable () -> String?)?
 
   /// A timeline at offset zero with no sleepers.
-  package init(dueNowSleepsWait: Bool = false, onChange: @escaping @Sendable () -> Void = {}) {
+  package init(
+    dueNowSleepsWait: Bool = false, tagSleeper: (@Sendable () -> String?)? = nil,
+    onChange: @escaping @Sendable () -> Void = {}
+  ) {
     self.dueNowSleepsWait = dueNowSleepsWait
+    self.tagSleeper = tagSleeper
     self.onChange = onChange
+  }
+
+  /// Each sleeper's deadline and tag, in deadline order (then tag order).
+  package var sleeperTags: [(deadline: ManualInstant, tag: String?)] {
+    state.withLock { $0.sleepers.map { ($0.deadline, $0.tag) } }.sorted {
+      ($0.deadline, $0.tag ?? "") < ($1.deadline, $1.tag ?? "")
+    }
   }
 
   /// The current virtual time.
@@ -73,6 +90,7 @@ package final class VirtualTimeline: Sendable {
   package func sleep(until deadline: ManualInstant) async throws {
     try Task.checkCancellation()
     let isTimer = DeadlineTimer.isActive
+    let tag = tagSleeper?()
     let id = state.withLock { state -> UInt64 in
       state.nextID &+= 1
       return state.nextID
@@ -83,7 +101,7 @@ package final class VirtualTimeline: Sendable {
         let action = state.withLock { state -> Action in
           if state.cancelledBeforeSleeping.remove(id) != nil { return .cancel }
           if deadline <= state.now, !dueNowSleepsWait { return .resume }
-          state.sleepers.append(Sleeper(id: id, deadline: deadline, isTimer: isTimer, continuation: continuation))
+          state.sleepers.append(Sleeper(id: id, deadline: deadline, isTimer: isTimer, tag: tag, continuation: continuation))
           return .park
         }
         switch action {

@@ -251,13 +251,18 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       if let broken = run.broken {
         return report(await failure(broken.name, broken.state, path))
       }
-      let (node, isNew) = graph.insert(run.identity, path: path, unmet: run.unmet)
+      let (node, isNew) = graph.insert(run.identity, path: path, unmet: run.unmet, parent: from)
       if let from, let step = path.last { graph.connect(from, to: node, by: step) }
       guard isNew else { continue }
       if run.next.isEmpty, let rule = run.unmet.first {
         return report(await failure(rule, nil, path, ending: .pathEnds))
       }
-      guard path.count < maxDepth else { continue }
+      guard path.count < maxDepth else {
+        if !run.unmet.isEmpty, let loop = graph.repeatedToDepth(endingAt: node) {
+          return report(await failure(loop.rule, nil, loop.steps, ending: .repeatsToDepth(from: loop.start)))
+        }
+        continue
+      }
       for next in run.next { queue.append((path + [next], node)) }
     }
     if let (rule, steps, cycleStart) = graph.livelock() {
@@ -328,6 +333,10 @@ public struct Exploration<Machine: StateMachine>: Sendable {
   enum Ending {
     case pathEnds
     case cycle(from: Int)
+    /// Back to a state as the machine, the calls and the timers show it,
+    /// with a run's own progress different, again and again until the
+    /// depth bound (``maxDepth``).
+    case repeatsToDepth(from: Int)
   }
 
   /// The failure of the rule `name` on `path`: its timeline and token.
@@ -348,6 +357,14 @@ public struct Exploration<Machine: StateMachine>: Sendable {
           + (start + 1 == path.count ? "step \(path.count)" : "steps \(start + 1)…\(path.count)")
           + " can repeat forever")
       lines.append("✘ \(brokenInvariantLine(name, state ?? last)) anywhere on the cycle")
+    case .repeatsToDepth(let start):
+      cycleStart = start
+      lines.append(
+        "↻ step \(path.count) returns to \(start == 0 ? "the initial state" : "the state after step \(start)")"
+          + " as far as the machine, its calls and its timers show (a run has gone further in its own loop): "
+          + (start + 1 == path.count ? "step \(path.count)" : "steps \(start + 1)…\(path.count)")
+          + " went on repeating up to the depth bound (\(maxDepth) events)")
+      lines.append("✘ \(brokenInvariantLine(name, state ?? last)) anywhere on the loop")
     }
     return ExplorationFailure(
       invariantName: name, stateDescription: state ?? last, steps: path, timeline: lines.joined(separator: "\n"),
@@ -496,8 +513,11 @@ public struct Exploration<Machine: StateMachine>: Sendable {
 
     /// Everything that identifies where this execution is, for deduplication.
     var identity: StateIdentity {
-      let calls = world.calls.map(\.label).joined(separator: ",")
-      let timers = world.clock.sleeperDeadlines.map { "\(world.clock.now.duration(to: $0))" }.joined(separator: ",")
+      // Each pending call and timer with its run's progress (``RunProgress``).
+      let calls = world.calls.map { $0.label + ($0.progress ?? "") }.joined(separator: ",")
+      let now = world.clock.now
+      let timers = world.clock.sleeperTags.map { "\(now.duration(to: $0.deadline))\($0.tag ?? "")" }
+        .joined(separator: ",")
       // The past, as much of it as the invariants read: with `.inputs`,
       // the inputs sent and how many came before each output
       // (``Observation/inputsBeforeOutput``). (A script's inputs go in a
@@ -508,11 +528,15 @@ public struct Exploration<Machine: StateMachine>: Sendable {
       switch (exploration.history, exploration.inputs) {
       case (.none, _): inputs = "\(sent.count)"
       case (.inputs, .script): inputs = "\(sent.count) \(stamps)"
-      case (.inputs, .alphabet): inputs = "\(String(reflecting: sent)) \(stamps)"
+      case (.inputs, .alphabet): inputs = "\(Reflection.canonicalDescription(sent)) \(stamps)"
       case (.events, _): inputs = performed.map(\.history).joined(separator: ";")
       }
+      let untaggedCalls = world.calls.map(\.label).joined(separator: ",")
+      let untaggedTimers = world.clock.sleeperTags.map { "\(now.duration(to: $0.deadline))" }.joined(separator: ",")
       return StateIdentity(
-        rest: [calls, timers, inputs, world.rememberedKey].joined(separator: "|"), state: state, outputs: outputs)
+        rest: [calls, timers, inputs, world.rememberedKey].joined(separator: "|"),
+        untaggedRest: [untaggedCalls, untaggedTimers, inputs, world.rememberedKey].joined(separator: "|"),
+        state: state, outputs: outputs)
     }
 
     func nextSteps() -> [Step] {

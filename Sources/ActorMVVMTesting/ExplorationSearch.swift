@@ -66,9 +66,9 @@ extension Exploration {
       var chooser = Chooser(schedule: schedule, maxDepth: maxDepth, random: &random)
       let execution = await Execution(self)
       var path: [Step] = []
-      var visited: [(node: Int, unmet: [String])] = [
-        (seen.insert(execution.identity).node, execution.unmetEventually())
-      ]
+      let first = execution.identity
+      var visited: [(node: Int, unmet: [String])] = [(seen.insert(first).node, execution.unmetEventually())]
+      var identities = [first]
       var found: (name: String, ending: Ending?)?
       while path.count < maxDepth, found == nil {
         let next = execution.nextSteps()
@@ -84,13 +84,22 @@ extension Exploration {
           found = (broken.name, nil)
           break
         }
-        let here = (node: seen.insert(execution.identity).node, unmet: execution.unmetEventually())
+        let identity = execution.identity
+        let here = (node: seen.insert(identity).node, unmet: execution.unmetEventually())
         if let start = visited.firstIndex(where: { $0.node == here.node }),
           let rule = here.unmet.first(where: { rule in visited[start...].allSatisfy { $0.unmet.contains(rule) } })
         {
           found = (rule, .cycle(from: start))
         }
         visited.append(here)
+        identities.append(identity)
+      }
+      // At the depth bound still going round a loop the machine shows.
+      if found == nil, path.count == maxDepth, visited.last?.unmet.isEmpty == false, !execution.nextSteps().isEmpty,
+        let loop = Self.repeatedLoop(zip(identities, visited).map { ($0, $1.unmet) })
+      {
+        found = (loop.rule, .repeatsToDepth(from: loop.start))
+        path = Array(path.prefix(loop.end))
       }
       let interrupted = execution.interrupted || Task.isCancelled
       await execution.finish()
@@ -231,17 +240,35 @@ extension Exploration {
     private var paths: [[Step]] = []
     private var unmet: [[String]] = []
     private var edges: [[(step: Step, to: Int)]] = []
+    /// Each state's identity and the state it was first reached from.
+    private var identities: [StateIdentity] = []
+    private var parents: [Int?] = []
 
     var count: Int { paths.count }
 
     /// The state with `key`, and whether it is new.
-    mutating func insert(_ identity: StateIdentity, path: [Step], unmet rules: [String]) -> (Int, isNew: Bool) {
+    mutating func insert(
+      _ identity: StateIdentity, path: [Step], unmet rules: [String], parent: Int?
+    ) -> (Int, isNew: Bool) {
       let (node, isNew) = index.insert(identity)
       guard isNew else { return (node, false) }
       paths.append(path)
       unmet.append(rules)
       edges.append([])
+      identities.append(identity)
+      parents.append(parent)
       return (paths.count - 1, true)
+    }
+
+    /// The first loop (``repeatedLoop(_:)``) on the path to `node`, a state
+    /// at the depth bound: the rule unmet round it, the path to the loop's
+    /// end, and where the loop starts.
+    func repeatedToDepth(endingAt node: Int) -> (rule: String, steps: [Step], start: Int)? {
+      var chain = [node]
+      while let parent = parents[chain[chain.count - 1]] { chain.append(parent) }
+      chain.reverse()
+      guard let loop = repeatedLoop(chain.map { (identities[$0], unmet[$0]) }) else { return nil }
+      return (loop.rule, paths[chain[loop.end]], loop.start)
     }
 
     mutating func connect(_ from: Int, to: Int, by step: Step) { edges[from].append((step, to)) }
@@ -297,10 +324,50 @@ extension Exploration {
   /// Where an execution is, for deduplication (see ``Exploration``): the
   /// state and the outputs, and everything else as text.
   struct StateIdentity {
-    /// The pending calls, the timers, the history read and what stubs remembered.
+    /// The pending calls and the timers, each with its run's progress
+    /// (``RunProgress``), the history read and what stubs remembered.
     let rest: String
+    /// `rest` without the runs' progress: the state as the machine, its
+    /// calls and its timers show it (``repeatedLoop(_:)``).
+    let untaggedRest: String
     let state: Machine.State
     let outputs: [Machine.Output]
+
+    /// Whether `other` is this state as the machine, its calls and its
+    /// timers show it (runs' progress aside).
+    func looksLike(_ other: StateIdentity) -> Bool {
+      untaggedRest == other.untaggedRest && state == other.state && sameOutputs(outputs, other.outputs)
+    }
+  }
+
+  /// Whether two executions' outputs are the same: by `==` where the
+  /// outputs are `Equatable`; otherwise by
+  /// ``ActorMVVMSupport/Reflection/canonicalDescription(_:)``, which shows
+  /// a class's stored properties (never by `String(reflecting:)`, which
+  /// shows a class by its name alone).
+  static func sameOutputs(_ lhs: [Machine.Output], _ rhs: [Machine.Output]) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    if let type = Machine.Output.self as? any Equatable.Type {
+      return zip(lhs, rhs).allSatisfy { type.explorationEqual($0, $1) }
+    }
+    return Reflection.canonicalDescription(lhs) == Reflection.canonicalDescription(rhs)
+  }
+
+  /// The first loop on a path, as the machine shows it: the first state
+  /// (`end`) that looks like an earlier one (`start`, ``StateIdentity/looksLike(_:)``)
+  /// with an `eventually` rule unmet in every state from `start` to `end`.
+  /// For a path that reached the depth bound still going round.
+  static func repeatedLoop(_ visited: [(identity: StateIdentity, unmet: [String])]) -> (
+    rule: String, start: Int, end: Int
+  )? {
+    for end in visited.indices {
+      for start in 0..<end where visited[start].identity.looksLike(visited[end].identity) {
+        if let rule = visited[end].unmet.first(where: { rule in visited[start...end].allSatisfy { $0.unmet.contains(rule) } }) {
+          return (rule, start, end)
+        }
+      }
+    }
+    return nil
   }
 
   /// The distinct states seen, each numbered in the order it was first
@@ -312,8 +379,9 @@ extension Exploration {
   /// ``ActorMVVMSupport/Reflection/canonicalDescription(_:)`` equal.
   /// Identities are looked up by `rest` and a fingerprint of the bytes of
   /// the outputs' description (which that order does not change); the states
-  /// in one bucket are compared one by one. The state is never described:
-  /// describing it cost a third of an execution.
+  /// in one bucket are compared one by one, and their outputs by
+  /// ``sameOutputs(_:_:)``. The state is never described: describing it
+  /// cost a third of an execution.
   struct StateIndex {
     private struct Coarse: Hashable {
       let rest: String
@@ -322,8 +390,6 @@ extension Exploration {
     private struct Entry {
       let state: Machine.State
       let outputs: [Machine.Output]
-      let outputsText: String
-      var canonicalOutputs: String?
       let node: Int
     }
     private var buckets: [Coarse: [Entry]] = [:]
@@ -334,20 +400,10 @@ extension Exploration {
       let outputsText = String(reflecting: identity.outputs)
       let coarse = Coarse(rest: identity.rest, outputs: Self.orderFree(outputsText))
       var entries = buckets[coarse, default: []]
-      var canonical: String?
       for index in entries.indices where entries[index].state == identity.state {
-        if entries[index].outputsText == outputsText { return (entries[index].node, false) }
-        if canonical == nil { canonical = Reflection.canonicalDescription(identity.outputs) }
-        if entries[index].canonicalOutputs == nil {
-          entries[index].canonicalOutputs = Reflection.canonicalDescription(entries[index].outputs)
-          buckets[coarse] = entries
-        }
-        if entries[index].canonicalOutputs == canonical { return (entries[index].node, false) }
+        if sameOutputs(entries[index].outputs, identity.outputs) { return (entries[index].node, false) }
       }
-      entries.append(
-        Entry(
-          state: identity.state, outputs: identity.outputs, outputsText: outputsText, canonicalOutputs: canonical,
-          node: count))
+      entries.append(Entry(state: identity.state, outputs: identity.outputs, node: count))
       buckets[coarse] = entries
       count += 1
       return (count - 1, true)
@@ -419,4 +475,12 @@ struct SplitMix64 {
 
   /// A number in `0..<bound` (`bound` > 0).
   mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
+
+extension Equatable {
+  /// `==` on two values of this type seen as `Any` (false if either is not one).
+  fileprivate static func explorationEqual(_ lhs: Any, _ rhs: Any) -> Bool {
+    guard let lhs = lhs as? Self, let rhs = rhs as? Self else { return false }
+    return lhs == rhs
+  }
 }

@@ -16,6 +16,8 @@ public final class ExplorationWorld: Sendable {
     let label: String
     /// How many answers the explorer can pick from.
     let answerCount: Int
+    /// The calling run's progress when it made the call (``RunProgress``).
+    let progress: String?
     let resume: @Sendable (Int) -> Void
     /// Resumes the caller as if it had been cancelled.
     let cancel: @Sendable () -> Void
@@ -25,9 +27,16 @@ public final class ExplorationWorld: Sendable {
 
   /// The clock the subject's timers must sleep on: the explorer moves it
   /// to the next deadline as one of its events.
-  public let clock = TestClock()
+  public let clock: TestClock
 
-  init() {}
+  /// How far each effect run has gone in this world (``RunProgress``).
+  let progress: RunProgress
+
+  init() {
+    let progress = RunProgress()
+    self.progress = progress
+    clock = TestClock(tagSleeper: { progress.step() })
+  }
 
   /// A dependency call the explorer answers. Each call waits, pending,
   /// until the explorer picks one of `answers(argument)` for it — or never
@@ -122,7 +131,9 @@ public final class ExplorationWorld: Sendable {
       guard !state.closed else { return nil }
       state.next += 1
       state.calls.append(
-        Pending(id: state.next, label: label, answerCount: answerCount, resume: resume, cancel: cancel))
+        Pending(
+          id: state.next, label: label, answerCount: answerCount, progress: progress.step(), resume: resume,
+          cancel: cancel))
       return state.next
     }
   }
@@ -234,5 +245,28 @@ final class CallState<Result: Sendable>: Sendable {
       return state.continuation
     }
     continuation?.resume(returning: result)
+  }
+}
+
+/// How far each effect run has gone: the sleeps on the world's clock and
+/// the stubbed calls each has begun. A run's own loop (a poll that ticks
+/// three times, then gives up) keeps its counter where the machine's state
+/// shows nothing of it, so two points of the loop are never one state of
+/// the exploration. Runs are told apart by their generation in their
+/// feature (the same in every execution of one order).
+final class RunProgress: Sendable {
+  private let steps = Locked<[UInt64: Int]>([:])
+
+  /// Counts one more step of the current task's run and returns `@count`;
+  /// nil outside an effect run. (The count alone goes in a state's key:
+  /// which run it is shows in the call or timer it tags, and two orders
+  /// that started the same run under different generations stay one state.)
+  func step() -> String? {
+    guard let generation = CurrentEffectRun.generation else { return nil }
+    let count = steps.withLock { steps -> Int in
+      steps[generation, default: 0] += 1
+      return steps[generation]!
+    }
+    return "@\(count)"
   }
 }

@@ -106,12 +106,19 @@ public final class TestClock: Clock, Sendable {
   ///   debounce or a `sleep(for: .zero)` does not stop the code, and a test
   ///   that forgets to advance does not strand it. `.waitForAdvance` is
   ///   RxTest's `TestScheduler`, for tests ported with their zero delays.
-  public init(dueNowSleeps: DueNowSleeps = .returnAtOnce) {
+  public convenience init(dueNowSleeps: DueNowSleeps = .returnAtOnce) {
+    self.init(dueNowSleeps: dueNowSleeps, tagSleeper: nil)
+  }
+
+  /// A clock that keeps, with each sleeper, what `tagSleeper` says of the
+  /// sleeping task as it begins to sleep (``sleeperTags``): the explorer's
+  /// world tags each sleep with its run's progress.
+  package init(dueNowSleeps: DueNowSleeps = .returnAtOnce, tagSleeper: (@Sendable () -> String?)?) {
     XCTestCases.observe()
     let state = Locked(State())
     self.state = state
     timeline = VirtualTimeline(
-      dueNowSleepsWait: dueNowSleeps == .waitForAdvance,
+      dueNowSleepsWait: dueNowSleeps == .waitForAdvance, tagSleeper: tagSleeper,
       onChange: {
         for gate in state.withLock({ $0.changed() }) { gate.resume() }
       })
@@ -135,6 +142,10 @@ public final class TestClock: Clock, Sendable {
 
   /// The earliest deadline of the tasks asleep, if any.
   public var nextDeadline: Instant? { timeline.nextDeadline }
+
+  /// Each sleeper's deadline and the tag it was given (see
+  /// ``init(dueNowSleeps:tagSleeper:)``), in deadline order.
+  package var sleeperTags: [(deadline: Instant, tag: String?)] { timeline.sleeperTags }
 
   /// Suspends until a test advances the clock to `deadline` (at once if it has passed, unless the clock
   /// was made with ``DueNowSleeps/waitForAdvance``); throws `CancellationError` if the task is cancelled first.

@@ -386,6 +386,7 @@ struct ExplorationLivenessTests {
     #expect(failure.steps.map(\.description) == ["send load", "advance time to the next deadline"])
     #expect(failure.cycleStart == 1)
     #expect(failure.timeline.contains("↻ step 2 returns to the state after step 1"))
+    #expect(failure.timeline.contains("went on repeating up to the depth bound (24 events)"))
     let replayed = try await Self.poller(stopsOnTick: false).replay(token: failure.token)
     #expect(replayed.unmetEventually == ["the spinner stops"])
     let fixed = await Self.poller(stopsOnTick: true).explore()
@@ -507,5 +508,114 @@ struct ExplorationOutsideABubbleTests {
     #expect(
       try await broken.replay(token: failure.token).brokenInvariant?.contains("a dismissed reminder never fires")
         == true)
+  }
+}
+
+/// A poll that ticks three times, then gives up: its loop counter is the
+/// run's own, never in the state.
+struct RetryingPoller: StateMachine {
+  struct State: Equatable, Sendable {
+    var isLoading = false
+    var gaveUp = false
+  }
+  enum Input: Sendable { case load, tick, gaveUp }
+  typealias Output = Never
+
+  let clock: TestClock
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Never> {
+    switch input {
+    case .load:
+      state.isLoading = true
+      let clock = self.clock
+      return .run(id: "poll") { send in
+        for _ in 0..<3 {
+          guard (try? await clock.sleep(for: .seconds(1))) != nil else { return }
+          send(.tick)
+        }
+        send(.gaveUp)
+      }
+    case .tick:
+      return .none
+    case .gaveUp:
+      state.isLoading = false
+      state.gaveUp = true
+      return .none
+    }
+  }
+}
+
+/// An alert is a class: `String(reflecting:)` shows its type's name only.
+final class Alert: Sendable {
+  let message: String
+  init(message: String) { self.message = message }
+}
+
+/// Shows an alert for each warning.
+struct Warner: StateMachine {
+  struct State: Equatable, Sendable {}
+  enum Input: Sendable { case warn(String) }
+  enum Output: Sendable { case alert(Alert) }
+
+  func reduce(into state: inout State, _ input: Input) -> Effect<Input, Output> {
+    switch input {
+    case .warn(let message): .emit(.alert(Alert(message: message)))
+    }
+  }
+}
+
+@Suite("Exploration: a merge never hides what differs (issue #61, item 4)", .testBubble)
+struct ExplorationMergeKeyTests {
+  static func poller() -> Exploration<RetryingPoller> {
+    Exploration<RetryingPoller>(inputs: .script([.load])) { world in
+      (RetryingPoller(clock: world.clock), .init())
+    }
+  }
+
+  @Test("A run's own loop is not merged away: what happens after its third tick is reached")
+  func runProgressIsInTheKey() async throws {
+    let report = await Self.poller().invariant("the poll never gives up") { !$0.state.gaveUp }.explore()
+    let failure = try #require(report.failure, "\(report)")
+    #expect(
+      failure.steps.map(\.description) == [
+        "send load", "advance time to the next deadline", "advance time to the next deadline",
+        "advance time to the next deadline",
+      ])
+  }
+
+  @Test("A poll that always stops is not a livelock, in explore() and in search")
+  func noFalseLivelock() async {
+    let exploration = Self.poller().eventually("the spinner stops") { !$0.state.isLoading }
+    let explored = await exploration.explore()
+    #expect(explored.failure == nil && explored.exhaustive, "\(explored)")
+    let searched = await exploration.search(seed: 3, runs: 30)
+    #expect(searched.failure == nil, "\(searched)")
+  }
+
+  @Test("Coverage reaches the transition and the run end that come after the loop")
+  func coverageAfterTheLoop() async throws {
+    let report = await Self.poller()
+      .coverage(
+        states: ["idle", "loading", "gaveUp"],
+        of: { $0.gaveUp ? "gaveUp" : $0.isLoading ? "loading" : "idle" }, inputs: ["load", "tick", "gaveUp"]
+      )
+      .explore()
+    let coverage = try #require(report.coverage)
+    #expect(coverage.transitions.first { $0.name == "loading × gaveUp" }?.reached == true, "\(coverage)")
+    #expect(coverage.runOutcomes.first { $0.name == "run poll ended" }?.reached == true, "\(coverage)")
+  }
+
+  @Test("Outputs carrying classes are compared by their contents: two different alerts are two states")
+  func classPayloadsAreCompared() async throws {
+    let report = await Exploration<Warner>(inputs: .alphabet([.warn("a"), .warn("b")], count: 2)) { _ in
+      (Warner(), .init())
+    }
+    .reading(.none)
+    .invariant("never two alerts saying b") { observation in
+      observation.outputs.filter { if case .alert(let alert) = $0 { alert.message == "b" } else { false } }.count < 2
+    }
+    .explore()
+    let failure = try #require(report.failure, "\(report)")
+    #expect(failure.steps.map(\.description) == ["send warn(\"b\")", "send warn(\"b\")"])
   }
 }
