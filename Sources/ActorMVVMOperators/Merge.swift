@@ -27,6 +27,10 @@ import ActorMVVM
 ///   ActorMVVM's relays answer a cancellation at once.
 /// - **Two upstreams that both replay** are pulled by two tasks, and which
 ///   current element comes first is not defined (Rx: the first's).
+/// - **Replaying:** a merge is a ``ReplayingAsyncSequence`` whose elements
+///   at start are `a`'s, then `b`'s (a replaying upstream's, a just's): a
+///   merge inside another keeps Rx's order, `merge(merge(relay, just(1)),
+///   just(2))` giving the relay's value, 1, 2.
 @inlinable
 public func merge<A: AsyncSequence & Sendable, B: AsyncSequence & Sendable>(
   _ a: A, _ b: B
@@ -70,8 +74,8 @@ where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
       iterator.pending = second
       iterator.liveA = a.makeAsyncIterator()
       iterator.route = .passA
-      // Rx subscribes to `a` first: a replaying `a` emits its element then.
-      iterator.liveFirst = replaysNow(a)
+      // Rx subscribes to `a` first: a replaying `a` emits its elements then.
+      iterator.liveFirst = replaysNow(a) ? startElements(of: a).count : 0
     default: break
     }
     return iterator
@@ -93,9 +97,9 @@ where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
     @usableFromInline var pending: Element?
     @usableFromInline var liveA: A.AsyncIterator?
     @usableFromInline var liveB: B.AsyncIterator?
-    /// Passing `a` through when `a` replays: its first element comes
-    /// before the just's.
-    @usableFromInline var liveFirst = false
+    /// Passing `a` through when `a` replays: how many of its elements
+    /// still come before the just's (those it begins with).
+    @usableFromInline var liveFirst = 0
 
     /// Merging through the machine, passing one upstream through, or over.
     @usableFromInline
@@ -138,7 +142,7 @@ where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
     mutating func passNext(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
       let live = route
       route = .ended  // until the live upstream has answered: an error or the end leaves it so
-      if liveFirst { return try await replayedFirst(isolation: actor) }
+      if liveFirst > 0 { return try await replayedFirst(isolation: actor) }
       if let element = pending {
         guard !Task.isCancelled else { return nil }
         pending = nil
@@ -158,15 +162,16 @@ where A.Element: Sendable, A.Element == B.Element, A.Failure == B.Failure {
       return element
     }
 
-    /// Passing a replaying `a` through: its first element (its current
-    /// one), then the just's; if `a` ended at once, the just's, then the end.
+    /// Passing a replaying `a` through: the elements it begins with, then
+    /// the just's; if `a` ended first, the just's, then the end.
     @inlinable @inline(never)
     mutating func replayedFirst(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      liveFirst = false
+      liveFirst -= 1
       guard !Task.isCancelled else { return nil }
       let first = try await liveA!.next(isolation: actor)
       guard !Task.isCancelled else { return nil }
       guard let first else {
+        liveFirst = 0
         defer { pending = nil }
         return pending
       }
@@ -205,4 +210,15 @@ struct MergeStateMachine<Element: Sendable>: OperatorStateMachine {
     }
     return nil
   }
+}
+
+extension AsyncMerge2Sequence: ReplayingAsyncSequence {
+  /// The first of ``elementsAtStart``.
+  @inlinable public var currentElement: Element? { elementsAtStart.first }
+
+  /// What Rx's `merge` emits inside `subscribe`: `a`'s elements at start,
+  /// then `b`'s (each a replaying sequence's or a just's). When neither is
+  /// a just, the two are pumped by tasks and their order between them is
+  /// not defined; this lists them in Rx's.
+  @inlinable public var elementsAtStart: [Element] { startElements(of: a) + startElements(of: b) }
 }

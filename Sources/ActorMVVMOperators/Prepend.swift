@@ -84,3 +84,12 @@ public struct AsyncPrependSequence<Base: AsyncSequence>: AsyncSequence {
 }
 
 extension AsyncPrependSequence: Sendable where Base: Sendable, Base.Element: Sendable {}
+
+extension AsyncPrependSequence: ReplayingAsyncSequence {
+  /// The first of ``elementsAtStart``.
+  @inlinable public var currentElement: Element? { elementsAtStart.first }
+
+  /// The prefix, then what `self` begins with if it replays: Rx's
+  /// `startWith` emits the prefix inside `subscribe`, then subscribes.
+  @inlinable public var elementsAtStart: [Element] { prefix + startElements(of: base) }
+}

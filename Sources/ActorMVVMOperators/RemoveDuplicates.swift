@@ -86,3 +86,17 @@ public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence 
 }
 
 extension AsyncRemoveDuplicatesSequence: Sendable where Base: Sendable {}
+
+extension AsyncRemoveDuplicatesSequence: ReplayingAsyncSequence where Base: ReplayingAsyncSequence {
+  /// The base's current element: a first element is never a duplicate.
+  @inlinable public var currentElement: Element? { base.currentElement }
+
+  /// The base's elements at start, each that repeats the one before it left out.
+  @inlinable public var elementsAtStart: [Element] {
+    var kept: [Element] = []
+    for element in base.elementsAtStart where kept.last.map({ !isDuplicate($0, element) }) ?? true {
+      kept.append(element)
+    }
+    return kept
+  }
+}

@@ -144,3 +144,38 @@ struct ReplayOrderTests {
     #expect(await LateAnswer.cancelledWhileSecondWaits { zip(one, $0).map(\.1) } == [1, nil, nil])
   }
 }
+
+/// Rx's subscription order through operators over a replaying upstream
+/// (issue #61, item 5): an operator that emits inside `subscribe` when its
+/// upstream does is replaying too, whatever wraps it.
+@Suite("Replay order survives composition (issue #61, item 5)", .testBubble)
+struct ComposedReplayOrderTests {
+  @Test("merge(merge(relay, just 1), just 2) is 5, 1, 2, as RxSwift")
+  func nestedMerge() async {
+    let relay = StateRelay(5)
+    relay.finish()
+    #expect(await Array(merge(merge(relay.values, AsyncJust(1)), AsyncJust(2))) == [5, 1, 2])
+    #expect(await Array(merge(AsyncJust(2), merge(relay.values, AsyncJust(1)))) == [2, 5, 1])
+  }
+
+  @Test("merge(relay.removeDuplicates(), just 0) is 5, 0; over map and prepend too")
+  func operatorsOverAReplayingRelay() async {
+    let relay = StateRelay(5)
+    relay.finish()
+    #expect(await Array(merge(relay.values.removeDuplicates(), AsyncJust(0))) == [5, 0])
+    #expect(await Array(merge(relay.values.map { $0 * 10 }, AsyncJust(0))) == [50, 0])
+    #expect(await Array(merge(EventRelay<Int>().values.prepend(7), AsyncJust(0)).prefix(2)) == [7, 0])
+  }
+
+  @Test("take(until:) with relay.removeDuplicates() as its trigger lets nothing through: 400 tries")
+  func takeUntilDeduplicatedTrigger() async {
+    var leaked = 0
+    for _ in 0..<400 {
+      let source = StateRelay(5)
+      source.finish()
+      let trigger = StateRelay(0)
+      if await Array(source.values.take(until: trigger.values.removeDuplicates())) != [] { leaked += 1 }
+    }
+    #expect(leaked == 0)
+  }
+}

@@ -177,16 +177,22 @@ extension AsyncCompactMappedSequence: Sendable where Base: Sendable {}
 extension AsyncMappedSequence: ReplayingAsyncSequence where Base: ReplayingAsyncSequence {
   /// The base's current element, transformed.
   @inlinable public var currentElement: Element? { base.currentElement.map(transform) }
+  /// The base's elements at start, transformed.
+  @inlinable public var elementsAtStart: [Element] { base.elementsAtStart.map(transform) }
 }
 
 extension AsyncFilteredSequence: ReplayingAsyncSequence where Base: ReplayingAsyncSequence {
-  /// The base's current element if it is accepted.
-  @inlinable public var currentElement: Element? { base.currentElement.flatMap { isIncluded($0) ? $0 : nil } }
+  /// The first of ``elementsAtStart``.
+  @inlinable public var currentElement: Element? { elementsAtStart.first }
+  /// The base's elements at start that are accepted.
+  @inlinable public var elementsAtStart: [Element] { base.elementsAtStart.filter(isIncluded) }
 }
 
 extension AsyncCompactMappedSequence: ReplayingAsyncSequence where Base: ReplayingAsyncSequence {
-  /// The base's current element, transformed, unless that is nil.
-  @inlinable public var currentElement: Element? { base.currentElement.flatMap(transform) }
+  /// The first of ``elementsAtStart``.
+  @inlinable public var currentElement: Element? { elementsAtStart.first }
+  /// The base's elements at start, transformed, the nils left out.
+  @inlinable public var elementsAtStart: [Element] { base.elementsAtStart.compactMap(transform) }
 }
 
 extension EventRelay.Values: ChainableAsyncSequence {}

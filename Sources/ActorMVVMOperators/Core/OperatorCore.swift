@@ -599,3 +599,19 @@ func replaysNow<Sequence: AsyncSequence>(_ sequence: Sequence) -> Bool {
 func hasCurrentElement<Replaying: ReplayingAsyncSequence>(_ sequence: Replaying) -> Bool {
   sequence.currentElement != nil
 }
+
+/// The elements an iteration of `sequence` started now begins with before
+/// it could wait: a replaying sequence's ``ReplayingAsyncSequence/elementsAtStart``,
+/// an immediate one's elements (Rx's `just` and `from`), none otherwise.
+@inlinable
+func startElements<Sequence: AsyncSequence>(of sequence: Sequence) -> [Sequence.Element] {
+  if let replaying = sequence as? any ReplayingAsyncSequence {
+    func elements<Replaying: ReplayingAsyncSequence>(_ replaying: Replaying) -> [Any] { replaying.elementsAtStart }
+    return elements(replaying).compactMap { $0 as? Sequence.Element }
+  }
+  if let immediate = sequence as? any ImmediateAsyncSequence {
+    func elements<Immediate: ImmediateAsyncSequence>(_ immediate: Immediate) -> [Any] { immediate.immediateElements }
+    return elements(immediate).compactMap { $0 as? Sequence.Element }
+  }
+  return []
+}
