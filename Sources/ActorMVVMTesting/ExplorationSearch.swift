@@ -347,6 +347,7 @@ extension Exploration {
   /// shows a class by its name alone).
   static func sameOutputs(_ lhs: [Machine.Output], _ rhs: [Machine.Output]) -> Bool {
     guard lhs.count == rhs.count else { return false }
+    if lhs.isEmpty { return true }
     if let type = Machine.Output.self as? any Equatable.Type {
       return zip(lhs, rhs).allSatisfy { type.explorationEqual($0, $1) }
     }
