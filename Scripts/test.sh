@@ -24,6 +24,11 @@ swift build --product repl -Xswiftc -warnings-as-errors  # the end-to-end REPL t
 # The runtime is @inlinable: a client module specialises it with the optimiser on.
 # Building the Benchmarks in release catches what only that build trips over.
 swift build -c release --product Benchmarks -Xswiftc -warnings-as-errors
+# Instructions and allocations per event (or per chain) for the benchmark rows
+# that matter, under valgrind, against the reviewed budgets in
+# Scripts/budgets.txt: a regression fails here. (Installs valgrind where it
+# can; where it cannot, says loudly that the budgets were not checked.)
+Scripts/budgets.sh
 # The library products' DocC docs, built with the toolchain's docc: fails on any
 # warning or on a public symbol without a doc comment.
 Scripts/docs.sh

@@ -412,15 +412,19 @@ where
     case (true, false, false, false):
       iterator.liveA = a.makeAsyncIterator()
       iterator.passThrough = .a
+      iterator.liveAnswersCancellation = answersCancellation(a)
     case (false, true, false, false):
       iterator.liveB = b.makeAsyncIterator()
       iterator.passThrough = .b
+      iterator.liveAnswersCancellation = answersCancellation(b)
     case (false, false, true, false):
       iterator.liveC = c.makeAsyncIterator()
       iterator.passThrough = .c
+      iterator.liveAnswersCancellation = answersCancellation(c)
     case (false, false, false, _):
       iterator.liveD = d.makeAsyncIterator()
       iterator.passThrough = .d
+      iterator.liveAnswersCancellation = answersCancellation(d)
     default:
       iterator.upstreams = Upstreams(a: a, b: b, c: c, d: d)
       iterator.passThrough = .no
@@ -453,6 +457,11 @@ where
     /// iterator in and out of an enum copied every level below it on every
     /// element).
     @usableFromInline var passThrough = PassThrough.no
+    /// Passing through an upstream that answers a cancelled consumer with
+    /// nil by itself (``AnswersCancellation``): the pass-through's own
+    /// checks are skipped (a nested chain of pass-throughs over a relay
+    /// then checks once, in the relay, instead of twice per level).
+    @usableFromInline var liveAnswersCancellation = false
     /// The upstreams, for the combining path only (nil when passing through).
     @usableFromInline var upstreams: Upstreams?
     @usableFromInline let firstSingle: A.Element?
@@ -508,7 +517,8 @@ where
     mutating func passNext(isolation actor: isolated (any Actor)?) async throws(A.Failure) -> Element? {
       let live = passThrough
       passThrough = .ended  // until the live upstream has answered: an error or the end leaves it so
-      guard !Task.isCancelled else { return nil }  // the operator's cancellation contract
+      let checks = !liveAnswersCancellation
+      if checks, Task.isCancelled { return nil }  // the operator's cancellation contract
       let element: Element?
       switch live {
       case .a:
@@ -523,11 +533,33 @@ where
         return nil
       }
       // Cancelled while it waited: nil (and nil forever), not a late answer.
-      guard !Task.isCancelled else { return nil }
+      if checks, Task.isCancelled { return nil }
       if element != nil { passThrough = live }
       return element
     }
   }
+}
+
+extension AsyncCombineLatest4Sequence: AnswersCancellation {}
+
+/// A sequence whose iterator answers a cancelled consumer with nil at its
+/// next `next()` by itself — never a late element — so an operator that
+/// pulls it in place need not check again: ActorMVVM's relays' sequences,
+/// its `map`, `filter` and `compactMap` over one, and the four-way
+/// `combineLatest` (which checks itself when its live upstream does not).
+@usableFromInline
+protocol AnswersCancellation {}
+
+extension EventRelay.Values: AnswersCancellation {}
+extension StateRelay.Values: AnswersCancellation {}
+extension AsyncMappedSequence: AnswersCancellation where Base: AnswersCancellation {}
+extension AsyncFilteredSequence: AnswersCancellation where Base: AnswersCancellation {}
+extension AsyncCompactMappedSequence: AnswersCancellation where Base: AnswersCancellation {}
+
+/// Whether `sequence` answers cancellation itself (``AnswersCancellation``).
+@inlinable
+func answersCancellation<Sequence: AsyncSequence>(_ sequence: Sequence) -> Bool {
+  sequence is any AnswersCancellation
 }
 
 /// The element of an ``AsyncJust``, or nil for any other sequence.

@@ -96,6 +96,18 @@ enum RxSuite {
       name: "feature perform vs awaited locking actor calls", unit: "event", count: 2_000_000,
       check: { $1 == $0 }, run: { count in await performedInputs(count) },
       baseline: { count in await awaitedLockingActorInputs(count) }),
+    // Issue #62: the fair comparison for the awaited send — what a team
+    // writes instead of a feature when it wants an awaited call: an actor
+    // that holds the state, runs the same machine's `reduce` and publishes
+    // the state to one observer. Both sides have that one observer.
+    RxWorkload(
+      name: "feature perform vs hand-written store actor", unit: "event", count: 2_000_000,
+      check: { $1 == $0 }, run: { count in await performedObservedInputs(count) },
+      baseline: { count in await handWrittenStoreInputs(count) }),
+    // Creating a feature: made, one awaited input, finished (issue #62).
+    RxWorkload(
+      name: "feature creating", unit: "chain", count: iterations * 10, check: { $1 == $0 },
+      run: { count in await featuresCreated(count) }, baseline: nil),
     // One effect run per input, each sending one input back: started
     // immediately here; through the start lane in a binary built with
     // ACTORMVVM_APPLE_BELOW_26 (Apple's path below OS 26).
@@ -129,6 +141,18 @@ enum RxSuite {
     return sum
   }
 
+  /// `count` features, each made, given one awaited input and finished.
+  static func featuresCreated(_ count: Int) async -> Int {
+    let counters = LifetimeCounters()
+    var sum = 0
+    for _ in 0..<count {
+      let feature = Feature(Counter(), initialState: .init(), counters: counters)
+      sum += await feature.perform(.add).count
+      await feature.finish()
+    }
+    return sum
+  }
+
   /// `count` inputs, each starting an effect run that sends one input back.
   static func effectRuns(_ count: Int) async -> Int {
     let feature = Feature(EchoRuns(), initialState: 0, counters: LifetimeCounters())
@@ -154,6 +178,40 @@ enum RxSuite {
     let counter = PlainCounter()
     for _ in 0..<count { await counter.add() }
     return await counter.count
+  }
+
+  /// `perform` per input, with one observer of the feature's state (a task
+  /// reading `states`, which conflates to the latest as the baseline's
+  /// stream does): the sum is the last count it saw.
+  static func performedObservedInputs(_ count: Int) async -> Int {
+    let feature = Feature(Counter(), initialState: .init(), counters: LifetimeCounters())
+    let states = feature.states
+    let observer = Task {
+      var last = 0
+      for await state in states { last = state.count }
+      return last
+    }
+    for _ in 0..<count { await feature.perform(.add) }
+    await feature.finish()
+    return await observer.value
+  }
+
+  /// What a team writes instead of a feature for an awaited call
+  /// (``StoreActor``): the same machine's `reduce` in an actor, the state
+  /// published to one observer through an `AsyncStream` that keeps the
+  /// newest, awaited per input.
+  static func handWrittenStoreInputs(_ count: Int) async -> Int {
+    let (states, continuation) = AsyncStream.makeStream(
+      of: Counter.State.self, bufferingPolicy: .bufferingNewest(1))
+    let store = StoreActor(Counter(), state: .init(), publishing: continuation)
+    let observer = Task {
+      var last = 0
+      for await state in states { last = state.count }
+      return last
+    }
+    for _ in 0..<count { await store.send(.add) }
+    continuation.finish()
+    return await observer.value
   }
 
   /// The same, with a method that takes a lock (``LockingCounter``).

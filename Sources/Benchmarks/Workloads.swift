@@ -53,6 +53,27 @@ actor LockingCounter {
   }
 }
 
+/// The hand-written store a team writes instead of a feature when it wants
+/// an awaited call: it holds the state, runs the machine's `reduce` (its
+/// effects are not run: the benchmark's inputs have none) and publishes the
+/// new state to its observer.
+actor StoreActor<Machine: StateMachine> {
+  let machine: Machine
+  var state: Machine.State
+  let observer: AsyncStream<Machine.State>.Continuation
+
+  init(_ machine: Machine, state: Machine.State, publishing observer: AsyncStream<Machine.State>.Continuation) {
+    self.machine = machine
+    self.state = state
+    self.observer = observer
+  }
+
+  func send(_ input: Machine.Input) {
+    _ = machine.reduce(into: &state, input)
+    observer.yield(state)
+  }
+}
+
 /// The baseline for superseding effects: a plain actor cancelling a task per request.
 actor Latest {
   var task: Task<Void, Never>?
