@@ -101,7 +101,8 @@ package final class VirtualTimeline: Sendable {
         let action = state.withLock { state -> Action in
           if state.cancelledBeforeSleeping.remove(id) != nil { return .cancel }
           if deadline <= state.now, !dueNowSleepsWait { return .resume }
-          state.sleepers.append(Sleeper(id: id, deadline: deadline, isTimer: isTimer, tag: tag, continuation: continuation))
+          state.sleepers.append(
+            Sleeper(id: id, deadline: deadline, isTimer: isTimer, tag: tag, continuation: continuation))
           return .park
         }
         switch action {

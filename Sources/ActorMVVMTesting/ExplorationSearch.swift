@@ -363,7 +363,9 @@ extension Exploration {
   )? {
     for end in visited.indices {
       for start in 0..<end where visited[start].identity.looksLike(visited[end].identity) {
-        if let rule = visited[end].unmet.first(where: { rule in visited[start...end].allSatisfy { $0.unmet.contains(rule) } }) {
+        if let rule = visited[end].unmet.first(where: { rule in
+          visited[start...end].allSatisfy { $0.unmet.contains(rule) }
+        }) {
           return (rule, start, end)
         }
       }

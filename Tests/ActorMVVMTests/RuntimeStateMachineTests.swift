@@ -24,7 +24,9 @@ struct EffectRunnerTests {
     let sink = Sink()
     var runner = Runner()
     var arrivals = sink.arrived.values.makeAsyncIterator()
-    runner.perform(.run(id: "load") { send in send(1) }) { _ in } sendBack: { _ in }
+    runner.perform(.run(id: "load") { send in send(1) }) { _ in
+    } sendBack: { _ in
+    }
     runner.startPending(host: 1, counters: LifetimeCounters()) { sink.push($0) }
     // Wait until run 1 has sent its result *and* ended: its work is done.
     _ = await arrivals.next()
@@ -36,7 +38,9 @@ struct EffectRunnerTests {
     }
     #expect(runner.isLive(generation))
     // A newer run with the same id supersedes it before the host handles its result.
-    runner.perform(.run(id: "load") { _ in }) { _ in } sendBack: { _ in }
+    runner.perform(.run(id: "load") { _ in }) { _ in
+    } sendBack: { _ in
+    }
     runner.startPending(host: 1, counters: LifetimeCounters()) { sink.push($0) }
     #expect(!runner.isLive(generation))
     for task in runner.cancelAll() { await task.value }
@@ -49,10 +53,13 @@ struct EffectRunnerTests {
     runner.perform(.merge(.run(id: "a") { _ in try? await testClock.sleep(for: .seconds(60)) }, .run(id: "b") { _ in }))
     {
       _ in
-    } sendBack: { _ in }
+    } sendBack: { _ in
+    }
     runner.startPending(host: 1, counters: LifetimeCounters()) { _ in }
     #expect(runner.liveCount == 2)
-    runner.perform(.cancel(id: "a")) { _ in } sendBack: { _ in }
+    runner.perform(.cancel(id: "a")) { _ in
+    } sendBack: { _ in
+    }
     #expect(runner.liveCount == 1)
     for task in runner.cancelAll() { await task.value }
     #expect(runner.liveCount == 0)
@@ -67,13 +74,19 @@ struct EffectRunnerTests {
     #expect(runner.storage == nil)
     #expect(runner.liveCount == 0)  // reading allocates nothing
     #expect(runner.storage == nil)
-    runner.perform(.run(id: "a") { _ in }) { _ in } sendBack: { _ in }
+    runner.perform(.run(id: "a") { _ in }) { _ in
+    } sendBack: { _ in
+    }
     let first = runner.storage.map(ObjectIdentifier.init)
     #expect(first != nil)
-    runner.perform(.run(id: "b") { _ in }) { _ in } sendBack: { _ in }
+    runner.perform(.run(id: "b") { _ in }) { _ in
+    } sendBack: { _ in
+    }
     #expect(runner.storage.map(ObjectIdentifier.init) == first)  // unique: changed in place
     var copy = runner
-    copy.perform(.cancel(id: "a")) { _ in } sendBack: { _ in }
+    copy.perform(.cancel(id: "a")) { _ in
+    } sendBack: { _ in
+    }
     #expect(copy.storage.map(ObjectIdentifier.init) != first)  // shared: copied first
     #expect(runner.storage.map(ObjectIdentifier.init) == first)
     #expect(copy.liveCount == 1)
@@ -90,11 +103,21 @@ struct EffectRunnerTests {
     func run(_ n: Int, id: String?) -> Effect<Int, String> {
       .run(id: id) { _ in started.withLock { $0.append(n) } }
     }
-    runner.perform(run(1, id: "search")) { _ in } sendBack: { _ in }
-    runner.perform(run(2, id: nil)) { _ in } sendBack: { _ in }
-    runner.perform(run(3, id: "search")) { _ in } sendBack: { _ in }  // supersedes 1
-    runner.perform(run(4, id: "save")) { _ in } sendBack: { _ in }
-    runner.perform(.cancel(id: "save")) { _ in } sendBack: { _ in }  // cancels 4
+    runner.perform(run(1, id: "search")) { _ in
+    } sendBack: { _ in
+    }
+    runner.perform(run(2, id: nil)) { _ in
+    } sendBack: { _ in
+    }
+    runner.perform(run(3, id: "search")) { _ in
+    } sendBack: { _ in
+    }  // supersedes 1
+    runner.perform(run(4, id: "save")) { _ in
+    } sendBack: { _ in
+    }
+    runner.perform(.cancel(id: "save")) { _ in
+    } sendBack: { _ in
+    }  // cancels 4
     #expect(runner.liveCount == 2)
     #expect(counters.effects == 0)  // recorded, not started
     runner.startPending(host: 1, counters: counters) { _ in }
@@ -130,7 +153,10 @@ struct EffectRunnerTests {
   func outputOrder() {
     var runner = Runner()
     var emitted: [String] = []
-    runner.perform(.merge(.emit("a"), .none, .merge(.emit("b"), .emit("c")))) { emitted.append($0) } sendBack: { _ in }
+    runner.perform(.merge(.emit("a"), .none, .merge(.emit("b"), .emit("c")))) {
+      emitted.append($0)
+    } sendBack: { _ in
+    }
     #expect(emitted == ["a", "b", "c"])
   }
 
