@@ -491,7 +491,7 @@ public actor FeatureTester<Machine: StateMachine> {
       if running == 0 { return true }
       // Past the bound, one more look (above) before giving up.
       if timedOut { return false }
-      timedOut = await !log.wait(after: seen, timeout: timeout)
+      timedOut = await !log.wait(after: seen, timeout: timeout, unless: advancing)
     }
   }
 
@@ -626,7 +626,7 @@ public actor FeatureTester<Machine: StateMachine> {
       if running == 0, !bindingLive { return nil }
       // Past the bound, one more look (above) before giving up.
       if timedOut { return nil }
-      timedOut = await !log.wait(after: seen, timeout: timeout)
+      timedOut = await !log.wait(after: seen, timeout: timeout, unless: advancing)
     }
   }
 
@@ -638,6 +638,14 @@ public actor FeatureTester<Machine: StateMachine> {
       or a binding never delivered (a bug in the machine, time not advanced, or nothing sent to the \
       bound sequence)\(clockHint)
       """
+  }
+
+  /// Whether the tester's clock is advancing: a `receive` parked while the
+  /// test advances (under load, an advance can wait seconds for the main
+  /// actor) keeps waiting past its real-time bound.
+  private var advancing: @Sendable () -> Bool {
+    let clock = self.clock
+    return { clock?.isAdvancing ?? false }
   }
 
   /// Says so when a task is asleep on the tester's clock.
@@ -791,7 +799,9 @@ final class TesterLog<Machine: StateMachine>: Sendable {
   /// the job count, so it never keeps virtual time from knowing idle) and
   /// cancellation resume only the wait they belong to, if it is still
   /// registered.
-  func wait(after seen: Int, timeout: Duration) async -> Bool {
+  func wait(after seen: Int, timeout: Duration, unless keepWaiting: @escaping @Sendable () -> Bool = { false }) async
+    -> Bool
+  {
     let id = state.withLock { state -> UInt64 in
       state.nextWait &+= 1
       return state.nextWait
@@ -808,10 +818,21 @@ final class TesterLog<Machine: StateMachine>: Sendable {
         // Past the deadline, "nothing arrived" is concluded only once
         // nothing can run: an effect whose jobs are still queued — a pool
         // other tests starve by blocking its threads — delivers first.
-        IdleWait.afterDeadline(timeout) { self.expire(id) }
+        self.expire(id, after: timeout, unless: keepWaiting)
       }
     } onCancel: {
       expire(id)
+    }
+  }
+
+  /// Ends wait `id` with false once `timeout` has passed (see `wait`),
+  /// unless `keepWaiting` says to wait another `timeout`.
+  private func expire(_ id: UInt64, after timeout: Duration, unless keepWaiting: @escaping @Sendable () -> Bool) {
+    IdleWait.afterDeadline(timeout) {
+      if keepWaiting(), self.state.withLock({ $0.waiter?.id == id }) {
+        return self.expire(id, after: timeout, unless: keepWaiting)
+      }
+      self.expire(id)
     }
   }
 

@@ -197,6 +197,10 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
+  /// Whether an advance is under way (time is about to move): a wait
+  /// bounded in real time does not give up while it is.
+  package var isAdvancing: Bool { state.withLock { $0.advancing > 0 } }
+
   private func changeAdvancing(by delta: Int) {
     let gates = state.withLock { state in
       state.advancing += delta
