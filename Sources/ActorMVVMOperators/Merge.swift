@@ -27,7 +27,7 @@ import ActorMVVM
 ///   ActorMVVM's relays answer a cancellation at once.
 /// - **Two upstreams that both replay** are pulled by two tasks, and which
 ///   current element comes first is not defined (Rx: the first's).
-/// - **Replaying:** a merge is a ``ReplayingAsyncSequence`` whose elements
+/// - **Replaying:** a merge is a `ReplayingAsyncSequence` whose elements
 ///   at start are `a`'s, then `b`'s (a replaying upstream's, a just's): a
 ///   merge inside another keeps Rx's order, `merge(merge(relay, just(1)),
 ///   just(2))` giving the relay's value, 1, 2.
