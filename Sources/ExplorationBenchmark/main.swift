@@ -2,8 +2,8 @@
 // (weather, login, findnumber, directions, the interview app's navigation),
 // explored as their tests explore them (AppExplorations holds the stubs, the
 // rules and the explorations both use). A separate executable from
-// `Benchmarks`: exploring needs ActorMVVMTesting, whose job count (installed
-// when it loads) would change every other row.
+// `Benchmarks`: exploring needs ActorMVVMTesting, which `Benchmarks` does
+// not link. Each exploration makes its own test bubble.
 //
 //   swift run -c release ExplorationBenchmark            # all five apps
 //   swift run -c release ExplorationBenchmark login      # the apps whose name contains "login"
