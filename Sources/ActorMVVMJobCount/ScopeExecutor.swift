@@ -309,6 +309,14 @@ package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
     UInt64(String(description.reversed().drop { !$0.isNumber }.prefix { $0.isNumber }.reversed())) ?? 0
   }
 
+  /// The runtime's id of the task whose job this thread is running for a
+  /// bubble, if it is; nil on a thread running none (the main actor's, a
+  /// Dispatch callback). Task ids are never reused in a process.
+  package static var currentTaskID: UInt64? {
+    guard let id = runningJob, id != 0 else { return nil }
+    return id
+  }
+
   /// The task id of the job this thread runs for a bubble, as a
   /// thread-specific value (0: none).
   private static var runningJob: UInt64? {

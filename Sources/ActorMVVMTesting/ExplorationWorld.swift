@@ -1,4 +1,5 @@
 import ActorMVVM
+import ActorMVVMJobCount
 import ActorMVVMSupport
 
 /// The controllable world one execution of an ``Exploration`` runs in: the
@@ -248,24 +249,25 @@ final class CallState<Result: Sendable>: Sendable {
   }
 }
 
-/// How far each effect run has gone: the sleeps on the world's clock and
-/// the stubbed calls each has begun. A run's own loop (a poll that ticks
-/// three times, then gives up) keeps its counter where the machine's state
-/// shows nothing of it, so two points of the loop are never one state of
-/// the exploration. Runs are told apart by their generation in their
-/// feature (the same in every execution of one order).
+/// How far each task has gone: the sleeps on the world's clock and the
+/// stubbed calls each has begun. A run's own loop (a poll that ticks three
+/// times, then gives up) keeps its counter where the machine's state shows
+/// nothing of it, so two points of the loop are never one state of the
+/// exploration. Tasks are told apart by the runtime's task id, read from
+/// the bubble's executor running them (an effect run is a task of its own;
+/// ids are never reused).
 final class RunProgress: Sendable {
   private let steps = Locked<[UInt64: Int]>([:])
 
-  /// Counts one more step of the current task's run and returns `@count`;
-  /// nil outside an effect run. (The count alone goes in a state's key:
-  /// which run it is shows in the call or timer it tags, and two orders
-  /// that started the same run under different generations stay one state.)
+  /// Counts one more step of the current task and returns `@count`; nil on
+  /// a thread the bubble's executor is not running a job on (the main
+  /// actor's). The count alone goes in a state's key: which run it is shows
+  /// in the call or timer it tags, and task ids differ between executions.
   func step() -> String? {
-    guard let generation = CurrentEffectRun.generation else { return nil }
+    guard let task = ScopeExecutor.currentTaskID else { return nil }
     let count = steps.withLock { steps -> Int in
-      steps[generation, default: 0] += 1
-      return steps[generation]!
+      steps[task, default: 0] += 1
+      return steps[task]!
     }
     return "@\(count)"
   }

@@ -131,15 +131,6 @@ enum EffectMessage<Input: Sendable>: Sendable {
   case ended(generation: UInt64)
 }
 
-/// The generation of the effect run the current task belongs to, if any:
-/// how the testing module's explorer tells a run's own progress (its
-/// sleeps and calls) apart from another's. Numbered per feature, in the
-/// order its runs were recorded, so the same in every execution of one
-/// order.
-package enum CurrentEffectRun {
-  package static var generation: UInt64? { EffectScope.ofCurrentTask()?.generation }
-}
-
 /// Which effect run or binding the current task belongs to, if any: how a
 /// lifecycle call (`finish()`, `idle()`) made from inside one of a host's
 /// own effects knows not to wait for itself.
