@@ -10,6 +10,14 @@ creating row — and fails if either is above its budget. Each workload runs
 over N and 3N units; the difference divided by 2N cancels start-up and
 tear-down, so the figures are the steady state's.
 
+Rows whose work crosses threads (the mailbox's drain task, effect runs) are
+bimodal under valgrind, which runs one thread at a time: how the scheduler
+interleaves the sender and the drain moves a size's count by a few percent
+(the mailbox row reads 130-134 or 154-156 from run to run). So a row over
+its budget is measured again, up to ATTEMPTS times in all, keeping the
+lowest count seen at each size; it fails only if that is still over. A real
+regression is over on every attempt; the common case costs one.
+
 BINARY is a release build of `Benchmarks` (strip its debug info first:
 valgrind 3.19 cannot read the toolchain's DWARF 5). `--self-test` checks the
 parser and the verdicts on planted figures, without valgrind.
@@ -22,6 +30,7 @@ import sys
 from pathlib import Path
 
 BUDGETS = Path(__file__).with_name("budgets.txt")
+ATTEMPTS = 3
 
 
 def parse(text):
@@ -77,13 +86,34 @@ def valgrind(tool, binary, name, count):
     return int(found.group(1).replace(",", ""))
 
 
-def measure(binary, name):
-    small, large = units(name)
-    per_unit = {}
+def measure(binary, name, lowest):
+    """Counts `name` once more at both sizes with both tools, keeping in
+    `lowest` the lowest count seen per (tool, size); returns the per-unit
+    figures those give."""
     for tool in ("callgrind", "dhat"):
-        first, second = valgrind(tool, binary, name, small), valgrind(tool, binary, name, large)
-        per_unit[tool] = (second - first) / (large - small)
-    return round(per_unit["callgrind"]), per_unit["dhat"]
+        for size in units(name):
+            count = valgrind(tool, binary, name, size)
+            lowest[tool, size] = min(count, lowest.get((tool, size), count))
+    return per_unit(name, lowest)
+
+
+def per_unit(name, lowest):
+    """Instructions and allocations per unit from the lowest counts at N and 3N."""
+    small, large = units(name)
+    figures = {tool: (lowest[tool, large] - lowest[tool, small]) / (large - small) for tool in ("callgrind", "dhat")}
+    return round(figures["callgrind"]), figures["dhat"]
+
+
+def judge(row, count):
+    """Measures `row` with `count(lowest)` until it is within budget or
+    ATTEMPTS are spent: the figures, their problems and the attempts taken."""
+    lowest = {}
+    for attempt in range(1, ATTEMPTS + 1):
+        instructions, allocations = count(lowest)
+        problems = verdict(row, instructions, allocations)
+        if not problems:
+            break
+    return instructions, allocations, problems, attempt
 
 
 def self_test():
@@ -93,6 +123,17 @@ def self_test():
     assert verdict(rows[0], 241, 0) == ["241 instructions per unit, budget 240"]
     assert verdict(rows[0], 200, 1.0) == ["1.00 allocations per unit, budget 0"]
     assert verdict(rows[1], 5700, 12.004) == []
+    # A bimodal count: over on the first attempt, within once the lower mode is seen at each size.
+    runs = iter([10_000, 10_000 + 2000 * 300, 0, 0, 10_000, 10_000 + 2000 * 200, 0, 0])
+
+    def bimodal(lowest):
+        for key in [("callgrind", 1000), ("callgrind", 3000), ("dhat", 1000), ("dhat", 3000)]:
+            lowest[key] = min(next(runs), lowest.get(key, 10**12))
+        return round((lowest["callgrind", 3000] - lowest["callgrind", 1000]) / 2000), 0.0
+
+    assert judge(rows[0], bimodal) == (200, 0.0, [], 2)
+    # A regression: over on every attempt, so over in the end.
+    assert judge(rows[0], lambda lowest: (300, 0.0)) == (300, 0.0, ["300 instructions per unit, budget 240"], ATTEMPTS)
     for bad in ("a | 1 | 0 | 2026-11-29\n", "a | 1 | 0 | yesterday | \n"):
         try:
             parse(bad)
@@ -120,8 +161,8 @@ def main():
         sys.exit(f"budgets: no workload named {unknown} (Benchmarks --list names them)")
     failures = 0
     for row in rows:
-        instructions, allocations = measure(binary, row["workload"])
-        problems = verdict(row, instructions, allocations)
+        name = row["workload"]
+        instructions, allocations, problems, attempts = judge(row, lambda lowest: measure(binary, name, lowest))
         failures += bool(problems)
         print(
             json.dumps(
@@ -132,6 +173,7 @@ def main():
                     "allocations": round(allocations, 2),
                     "allocation_budget": row["allocations"],
                     "verdict": "over: " + "; ".join(problems) if problems else "within",
+                    "attempts": attempts,
                 }
             ),
             flush=True,

@@ -54,8 +54,12 @@
 /// State is published once per batch (and before each output), so a burst
 /// of inputs costs one relay update. The effects a batch asks for start
 /// when it has been reduced, so a run superseded within the batch never
-/// starts. An idle feature parks no task. The input path is `@inlinable`:
-/// your module specialises it for your machine's types.
+/// starts. An idle feature parks no task. The input path, and every public
+/// method that reduces pending inputs itself (`state`, `perform`, `flush`,
+/// `idle`, `activeEffectCount`) or schedules the drain (`send`, `bind`), is
+/// `@inlinable`: your module specialises it for your machine's types.
+/// (`finish()` is not: the inputs pending when it is called are reduced
+/// through the generic code.)
 public final actor Feature<Machine: StateMachine> {
   /// The machine's state.
   public typealias State = Machine.State
@@ -277,7 +281,7 @@ public final actor Feature<Machine: StateMachine> {
   /// iterated in its own task; its elements keep their order.
   /// - Returns: the binding's task; cancel it to unbind early. Nil if the
   ///   feature has already finished.
-  @discardableResult
+  @discardableResult @inlinable
   public nonisolated func bind<Inputs: AsyncSequence & Sendable>(
     _ inputs: Inputs
   ) -> Task<Void, Never>? where Inputs.Element == Input, Inputs.Failure == Never {
@@ -290,7 +294,7 @@ public final actor Feature<Machine: StateMachine> {
   /// control's values to an input case, like `idField.rx.text.bind(to:
   /// viewModel.idChanged)` (`feature.bind(idTexts, to: Input.idChanged)`).
   /// Same contract as ``bind(_:)``.
-  @discardableResult
+  @discardableResult @inlinable
   public nonisolated func bind<Values: AsyncSequence & Sendable>(
     _ values: Values, to transform: @escaping @Sendable (Values.Element) -> Input
   ) -> Task<Void, Never>? where Values.Failure == Never {
@@ -301,7 +305,7 @@ public final actor Feature<Machine: StateMachine> {
 
   /// Like ``bind(_:)`` for a throwing sequence: if it throws, `catch` turns
   /// the error into a last input and the binding ends.
-  @discardableResult
+  @discardableResult @inlinable
   public nonisolated func bind<Inputs: AsyncSequence & Sendable>(
     _ inputs: Inputs,
     catch: @escaping @Sendable (any Error) -> Input
@@ -384,6 +388,7 @@ public final actor Feature<Machine: StateMachine> {
   /// down (``idle()`` waits for this to reach zero). A virtual-time driver
   /// compares it with the tasks asleep on its clock to tell when nothing
   /// can move until time does.
+  @inlinable
   public var activeEffectCount: Int {
     drainPending()
     return runner.activeCount
@@ -405,6 +410,7 @@ public final actor Feature<Machine: StateMachine> {
   /// cancelled (so a test's `.timeLimit` ends it). For a wait that fails
   /// instead of waiting forever on an effect that never ends, see
   /// ``idle(timeout:)``.
+  @inlinable
   public func idle() async {
     drainPending()
     let fromOwnTask = runner.callerScope(host: mailbox.host) != nil
@@ -427,6 +433,7 @@ public final actor Feature<Machine: StateMachine> {
   /// wait that leaves effects running. Returns at once, as ``idle()``,
   /// after ``finish()`` or from inside the feature's own effects, and
   /// returns (without throwing) when the calling task is cancelled.
+  @inlinable
   public func idle(timeout: Duration) async throws(FeatureBusy) {
     drainPending()
     let fromOwnTask = runner.callerScope(host: mailbox.host) != nil
@@ -445,6 +452,7 @@ public final actor Feature<Machine: StateMachine> {
   }
 
   /// What keeps this feature from idle, for a wait that gave up.
+  @usableFromInline
   func busy(after timeout: Duration) -> FeatureBusy {
     var running = runner.liveDescriptions
     let winding = runner.activeCount - runner.liveCount

@@ -36,9 +36,11 @@ final class BoundedWait: Sendable {
 
   private let state = Locked(State.pending)
 
+  @usableFromInline
   init() {}
 
   /// Suspends until the wait ends (at once if it already has): its result.
+  @usableFromInline
   var result: Bool {
     get async {
       await withCheckedContinuation { continuation in
@@ -72,6 +74,7 @@ final class BoundedWait: Sendable {
   /// Arms the deadline: the wait ends with false once `timeout` has passed
   /// and nothing can run (``IdleWait/afterDeadline(_:then:)``), unless it
   /// ended first.
+  @usableFromInline
   func armDeadline(after timeout: Duration) {
     IdleWait.afterDeadline(timeout) { self.resume(returning: false) }
   }
