@@ -1,6 +1,7 @@
 import ActorMVVM
 import ActorMVVMOperators
 import ActorMVVMSupport
+import BenchmarkShims
 import Foundation
 
 /// A counter: the cheapest possible transition, so the runtime is what is measured.
@@ -112,6 +113,14 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 /// Resident memory of this process, in bytes.
+/// The bytes a memory row counts: the heap's bytes in use, malloc's chunk
+/// overhead included, where the C library reports them (glibc); resident
+/// pages elsewhere, which move a page at a time.
+func heapBytes() -> Int {
+  let inUse = benchmark_heap_bytes_in_use()
+  return inUse >= 0 ? Int(inUse) : residentBytes()
+}
+
 func residentBytes() -> Int {
   guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
   let fields = text.split(separator: " ")
@@ -579,33 +588,45 @@ enum Workloads {
   /// Bytes per idle feature holding one state subscription.
   /// Returns the bytes per feature and what it allocated, for the caller to
   /// keep alive so a later measurement cannot reuse that memory.
+  ///
+  /// Counted on the main thread, whose allocations glibc serves from the
+  /// arena `mallinfo2` reports (``heapBytes()``); the arrays that keep the
+  /// features alive are reserved before the first count, so they are not
+  /// charged to the features.
   static func idleFeatureBytes(count: Int) async -> (Double, any Sendable) {
-    let before = residentBytes()
-    var features: [Feature<Counter>] = []
-    var subscriptions: [StateRelay<Counter.State>.Values] = []
-    features.reserveCapacity(count)
-    subscriptions.reserveCapacity(count)
-    let counters = LifetimeCounters()
-    for _ in 0..<count {
-      let feature = Feature(Counter(), initialState: .init(), counters: counters)
-      subscriptions.append(feature.stateValues)
-      features.append(feature)
+    await MainActor.run {
+      var features: [Feature<Counter>] = []
+      var subscriptions: [StateRelay<Counter.State>.Values] = []
+      features.reserveCapacity(count)
+      subscriptions.reserveCapacity(count)
+      let counters = LifetimeCounters()
+      let before = heapBytes()
+      for _ in 0..<count {
+        let feature = Feature(Counter(), initialState: .init(), counters: counters)
+        subscriptions.append(feature.stateValues)
+        features.append(feature)
+      }
+      let after = heapBytes()
+      return (Double(after - before) / Double(count), (features, subscriptions))
     }
-    let after = residentBytes()
-    return (Double(after - before) / Double(count), (features, subscriptions))
   }
 
-  /// Bytes per idle baseline: an actor with an AsyncStream subscription.
+  /// Bytes per idle baseline: an actor with an AsyncStream subscription,
+  /// counted as ``idleFeatureBytes(count:)`` counts.
   static func idleBaselineBytes(count: Int) async -> (Double, any Sendable) {
-    let before = residentBytes()
-    var actors: [PlainCounter] = []
-    var streams: [(AsyncStream<Int>, AsyncStream<Int>.Continuation)] = []
-    for _ in 0..<count {
-      actors.append(PlainCounter())
-      streams.append(AsyncStream<Int>.makeStream())
+    await MainActor.run {
+      var actors: [PlainCounter] = []
+      var streams: [(AsyncStream<Int>, AsyncStream<Int>.Continuation)] = []
+      actors.reserveCapacity(count)
+      streams.reserveCapacity(count)
+      let before = heapBytes()
+      for _ in 0..<count {
+        actors.append(PlainCounter())
+        streams.append(AsyncStream<Int>.makeStream())
+      }
+      let after = heapBytes()
+      return (Double(after - before) / Double(count), (actors, streams))
     }
-    let after = residentBytes()
-    return (Double(after - before) / Double(count), (actors, streams))
   }
 
   /// Seconds to create `features`, drive each with `inputs` inputs and finish them all.

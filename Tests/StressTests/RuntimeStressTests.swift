@@ -106,55 +106,63 @@ struct RuntimeStressTests {
     }
   }
 
-  // The limits below guard against a hang, not a pace: alone each test
-  // takes about a second, but the sanitized suite runs its 19 tests at once
-  // on two cores, and these two have run 38–95 s there.
-  @Test("1,000 features created, driven and finished concurrently: nothing leaks", .timeLimit(.minutes(5)))
+  // These two are guarded against a hang by their progress, not their
+  // pace (`withProgressGuard`): alone each takes about a second, but the
+  // sanitized suite runs every stress test at once on two cores, and there
+  // they have taken 38–95 s while finishing a feature every few tenths of a
+  // second. A minute without a single step is a hang.
+  @Test("1,000 features created, driven and finished concurrently: nothing leaks")
   func manyFeatures() async {
     let counters = LifetimeCounters()
-    await withTaskGroup(of: Void.self) { group in
-      for index in 0..<1_000 {
-        group.addTask {
-          let feature = Feature(Searcher(), initialState: .init(), counters: counters)
-          let outputs = feature.outputs
-          let states = feature.stateValues
-          for query in 0..<20 { feature.send(.queryChanged(index * 100 + query)) }
-          if index.isMultiple(of: 2) { await feature.idle() }
-          await feature.finish()
-          let state = await feature.state
-          #expect(state.stale == 0)
-          for await _ in outputs {}
-          for await _ in states {}
+    await withProgressGuard { progress in
+      await withTaskGroup(of: Void.self) { group in
+        for index in 0..<1_000 {
+          group.addTask {
+            let feature = Feature(Searcher(), initialState: .init(), counters: counters)
+            let outputs = feature.outputs
+            let states = feature.stateValues
+            for query in 0..<20 { feature.send(.queryChanged(index * 100 + query)) }
+            if index.isMultiple(of: 2) { await feature.idle() }
+            await feature.finish()
+            let state = await feature.state
+            #expect(state.stale == 0)
+            for await _ in outputs {}
+            for await _ in states {}
+            progress.tick()
+          }
         }
       }
+      await counters.waitForFeatures(atMost: 0)  // a drain task may hold a feature a moment past its finish
     }
-    await counters.waitForFeatures(atMost: 0)  // a drain task may hold a feature a moment past its finish
     #expect(counters.snapshot == .zero)
   }
 
   /// The output relay is made by whichever comes first, a subscription or
   /// `finish()`: racing them, every subscription still ends, and a
   /// subscription made before the finish sees every output emitted after it.
-  @Test("Output subscriptions racing finish (the lazily made relay): every one ends", .timeLimit(.minutes(5)))
+  @Test("Output subscriptions racing finish (the lazily made relay): every one ends")
   func outputSubscriptionsRaceFinish() async {
     let counters = LifetimeCounters()
-    for round in 0..<200 {
-      let feature = Feature(Searcher(), initialState: .init(), counters: counters)
-      await withTaskGroup(of: Void.self) { group in
-        for subscriber in 0..<4 {
-          group.addTask {
-            if subscriber.isMultiple(of: 2) {
-              for await _ in feature.outputValues {}
-            } else {
-              for await _ in feature.outputs {}
+    await withProgressGuard { progress in
+      for round in 0..<200 {
+        let feature = Feature(Searcher(), initialState: .init(), counters: counters)
+        await withTaskGroup(of: Void.self) { group in
+          for subscriber in 0..<4 {
+            group.addTask {
+              if subscriber.isMultiple(of: 2) {
+                for await _ in feature.outputValues {}
+              } else {
+                for await _ in feature.outputs {}
+              }
+              progress.tick()
             }
           }
+          group.addTask { await feature.finish() }
+          feature.send(.queryChanged(round))
         }
-        group.addTask { await feature.finish() }
-        feature.send(.queryChanged(round))
       }
+      await counters.waitForFeatures(atMost: 0)
     }
-    await counters.waitForFeatures(atMost: 0)
     #expect(counters.snapshot == .zero)
   }
 
