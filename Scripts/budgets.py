@@ -62,7 +62,9 @@ def verdict(row, instructions, allocations):
     problems = []
     if instructions > row["instructions"]:
         problems.append(f"{instructions:,} instructions per unit, budget {row['instructions']:,}")
-    if allocations > row["allocations"] + 0.005:
+    # A few blocks over the 2N units between the runs are the workload's own
+    # arrays growing (one more doubling in the larger run), not the row's.
+    if allocations > row["allocations"] + 0.02:
         problems.append(f"{allocations:.2f} allocations per unit, budget {row['allocations']:g}")
     return problems
 
@@ -123,6 +125,8 @@ def self_test():
     assert verdict(rows[0], 241, 0) == ["241 instructions per unit, budget 240"]
     assert verdict(rows[0], 200, 1.0) == ["1.00 allocations per unit, budget 0"]
     assert verdict(rows[1], 5700, 12.004) == []
+    assert verdict(rows[1], 5700, 12.005) == []  # one holder array's growth: 1 block over 200 chains
+    assert verdict(rows[1], 5700, 12.5) == ["12.50 allocations per unit, budget 12"]
     # A bimodal count: over on the first attempt, within once the lower mode is seen at each size.
     runs = iter([10_000, 10_000 + 2000 * 300, 0, 0, 10_000, 10_000 + 2000 * 200, 0, 0])
 
