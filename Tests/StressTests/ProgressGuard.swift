@@ -15,10 +15,20 @@ final class Progress: Sendable {
 
 /// Runs `body` under a hang guard that does not depend on pace: the test
 /// fails, at `sourceLocation`, when `body` completes no step for `stall` of
-/// real time, however long it takes as a whole. (A `.timeLimit` bounds the
-/// whole: in the sanitized suite, where every stress test shares two cores,
-/// a starved test that is making steady progress runs past any limit
-/// tight enough to catch a hang soon.)
+/// real time *and* then for `rounds` passes of the cooperative pool's queue,
+/// however long it takes as a whole. (A `.timeLimit` bounds the whole: in
+/// the sanitized suite, where every stress test shares two cores, a starved
+/// test that is making steady progress runs past any limit tight enough to
+/// catch a hang soon.)
+///
+/// Why the rounds: real time alone is a pace. In the sanitized suite another
+/// test can queue so many jobs that this body's next job waits behind them
+/// for a minute (`outputSubscriptionsRaceFinish` did, in CI). A round is a
+/// probe task, enqueued behind everything queued when it starts, awaited to
+/// its end: by then every job queued before it has run. A starved body gets
+/// a turn in each round and so completes a step within a few; a hung body
+/// has nothing queued and completes none, and on an idle pool the rounds
+/// take microseconds.
 ///
 /// On a stall the guard records an issue and cancels `body`, then waits for
 /// it to return: it returns nil. Otherwise it returns `body`'s result. The
@@ -26,6 +36,8 @@ final class Progress: Sendable {
 /// runs on, so a body that starves the pool does not stop the clock.
 func withProgressGuard<Result: Sendable>(
   stall: Duration = .seconds(60),
+  rounds: Int = 100,
+  round: @escaping @Sendable () async -> Void = { await Task {}.value },
   sourceLocation: SourceLocation = #_sourceLocation,
   _ body: @escaping @Sendable (Progress) async -> Result
 ) async -> Result? {
@@ -35,9 +47,19 @@ func withProgressGuard<Result: Sendable>(
     group.addTask {
       var watch = ProgressWatch(seen: progress.count)
       while await RealTimePause.of(stall) {
-        if watch.stalled(now: progress.count) {
+        guard watch.stalled(now: progress.count) else { continue }
+        var passes = 0
+        while passes < rounds, !watch.progressed(now: progress.count), !Task.isCancelled {
+          await round()  // a pass of the pool's queue: see the doc
+          passes += 1
+        }
+        if Task.isCancelled { return .guardCancelled }
+        if passes == rounds {
           Issue.record(
-            "No progress for \(stall) (\(progress.count) step(s) done): a hang, not a slow machine.",
+            """
+            No progress for \(stall) and then \(rounds) passes of the pool's queue \
+            (\(progress.count) step(s) done): a hang, not a starved test.
+            """,
             sourceLocation: sourceLocation)
           return .stalled
         }
@@ -78,6 +100,9 @@ struct ProgressWatch {
     defer { seen = now }
     return now == seen
   }
+
+  /// During the rounds after a stall: whether a step was completed since.
+  mutating func progressed(now: Int) -> Bool { !stalled(now: now) }
 }
 
 /// A real-time pause on a Dispatch timer that ends early when the waiting
@@ -139,6 +164,27 @@ struct ProgressGuardTests {
       }
     }
     #expect(result == nil)
+  }
+
+  /// A starved body is not failed: a step that comes during the rounds
+  /// after the real-time check found none (as a starved body's does, its
+  /// job queued behind others) clears the stall. Here the body's step waits
+  /// for the guard's first round, so the real-time check always finds it
+  /// stalled; without the rounds the guard would fail it.
+  @Test func aStepDuringTheRoundsClearsTheStall() async {
+    let (firstRound, beginRound) = AsyncStream<Void>.makeStream()
+    let result = await withProgressGuard(
+      stall: .milliseconds(20), rounds: 100,
+      round: {
+        beginRound.yield()
+        await Task {}.value
+      }
+    ) { progress in
+      for await _ in firstRound { break }
+      progress.tick()
+      return progress.count
+    }
+    #expect(result == 1)
   }
 
   /// The verdict: a check that finds no step since the one before is a

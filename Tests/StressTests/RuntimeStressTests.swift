@@ -109,8 +109,9 @@ struct RuntimeStressTests {
   // These two are guarded against a hang by their progress, not their
   // pace (`withProgressGuard`): alone each takes about a second, but the
   // sanitized suite runs every stress test at once on two cores, and there
-  // they have taken 38–95 s while finishing a feature every few tenths of a
-  // second. A minute without a single step is a hang.
+  // they have taken 38–95 s, at times waiting a minute behind another
+  // test's jobs. A minute without a step, and then 100 passes of the pool's
+  // queue without one, is a hang.
   @Test("1,000 features created, driven and finished concurrently: nothing leaks")
   func manyFeatures() async {
     let counters = LifetimeCounters()
