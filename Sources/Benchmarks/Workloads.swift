@@ -112,7 +112,6 @@ func seconds(_ duration: Duration) -> Double {
   Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
-/// Resident memory of this process, in bytes.
 /// The bytes a memory row counts: the heap's bytes in use, malloc's chunk
 /// overhead included, where the C library reports them (glibc); resident
 /// pages elsewhere, which move a page at a time.
@@ -121,6 +120,7 @@ func heapBytes() -> Int {
   return inUse >= 0 ? Int(inUse) : residentBytes()
 }
 
+/// Resident memory of this process, in bytes.
 func residentBytes() -> Int {
   guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
   let fields = text.split(separator: " ")
