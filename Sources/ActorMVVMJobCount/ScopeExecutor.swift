@@ -304,9 +304,26 @@ package final class ScopeExecutor: TaskExecutor, TaskScopeLedger, Sendable {
   // MARK: Which task a job is
 
   /// The runtime's id of a job's task, from the job's public description
-  /// ("ExecutorJob(id: 42)"); 0 if it names none.
-  static func taskID(described description: String) -> UInt64 {
-    UInt64(String(description.reversed().drop { !$0.isNumber }.prefix { $0.isNumber }.reversed())) ?? 0
+  /// ("ExecutorJob(id: 42)"): its last run of ASCII digits, 0 if it has
+  /// none. It runs for every job a bubble enqueues, so it reads the UTF-8
+  /// bytes once, front to back, and builds no string: walking the
+  /// description's characters cost about a tenth of the thread-sanitized
+  /// share stress test's CPU time.
+  package static func taskID(described description: String) -> UInt64 {
+    var description = description
+    return description.withUTF8 { bytes in
+      var id: UInt64 = 0
+      var inDigits = false
+      for byte in bytes {
+        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
+          inDigits = false
+          continue
+        }
+        if !inDigits { (id, inDigits) = (0, true) }
+        id = id &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+      }
+      return id
+    }
   }
 
   /// The runtime's id of the task whose job this thread is running for a

@@ -254,6 +254,40 @@ struct TestBubbleTests {
       #expect(TestBubble.isActive)
     }
   }
+
+  @Test("A job's task id is the last run of digits in its description; none reads 0")
+  func taskIDFromDescription() {
+    #expect(ScopeExecutor.taskID(described: "ExecutorJob(id: 42)") == 42)
+    #expect(ScopeExecutor.taskID(described: "ExecutorJob(id: 18446744073709551615)") == .max)
+    #expect(ScopeExecutor.taskID(described: "Job7(id: 1234)") == 1234)
+    #expect(ScopeExecutor.taskID(described: "ExecutorJob(id: 9) ") == 9)
+    #expect(ScopeExecutor.taskID(described: "ExecutorJob") == 0)
+    #expect(ScopeExecutor.taskID(described: "") == 0)
+  }
+
+  @Test("The runtime's descriptions name the task: each bubble task reads its own id, the same after a hop")
+  func taskIDOfRunningJobs() async {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+    await withTestBubble {
+      let counter = Counter()
+      let tasks = (0..<4).map { _ in
+        TestBubble.task { () -> (UInt64?, UInt64?) in
+          let before = ScopeExecutor.currentTaskID
+          await counter.bump()
+          await Task.yield()
+          return (before, ScopeExecutor.currentTaskID)
+        }
+      }
+      var ids: Set<UInt64> = []
+      for task in tasks {
+        let (before, after) = await task.value
+        #expect(before != nil)
+        #expect(before == after)
+        if let before { ids.insert(before) }
+      }
+      #expect(ids.count == 4)
+    }
+  }
 }
 
 /// An effect held on a gate, and a binding that never ends (a sequence
