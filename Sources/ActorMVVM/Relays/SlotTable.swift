@@ -54,6 +54,16 @@ struct SlotTable<Slot> {
     }
   }
 
+  /// Mutates occupied slots in index order until `body` returns false.
+  @inlinable @inline(__always)
+  mutating func forEachWhile(_ body: (inout Slot) -> Bool) {
+    if first != nil, !body(&first!) { return }
+    guard !rest.isEmpty else { return }
+    for index in rest.indices where rest[index] != nil {
+      if !body(&rest[index]!) { return }
+    }
+  }
+
   @inlinable
   subscript(index: Int) -> Slot? {
     get { index == 0 ? first : rest[index - 1] }

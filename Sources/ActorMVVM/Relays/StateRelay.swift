@@ -191,7 +191,7 @@ struct StateCell<Value: Sendable>: Sendable {
       guard !table.finished else { return Wakeups() }
       table.shared.value = newValue
       table.shared.version &+= 1
-      return table.wakeAll { _ in }
+      return table.wakeParked()
     }
     waiters.resume(returning: ())
   }
@@ -202,7 +202,7 @@ struct StateCell<Value: Sendable>: Sendable {
       guard !table.finished, table.shared.value != newValue else { return Wakeups() }
       table.shared.value = newValue
       table.shared.version &+= 1
-      return table.wakeAll { _ in }
+      return table.wakeParked()
     }
     waiters.resume(returning: ())
   }

@@ -85,10 +85,27 @@ struct SubscriberTable<Policy: SubscriberPolicy> {
   @usableFromInline let counters: LifetimeCounters
   @usableFromInline var slots = SlotTable<SubscriberSlot<Policy.Payload>>()
   @usableFromInline var finished = false
+  /// How many slots hold a `waiter`, so ``wakeParked()`` stops looking once
+  /// it has found them all; `UInt16.max` means "that many or more", not
+  /// counted until every waiter has been woken. Two bytes in the tail,
+  /// beside `finished`: the relay object keeps its malloc size.
+  @usableFromInline var parked: UInt16 = 0
 
   @inlinable init(shared: Policy.Shared, counters: LifetimeCounters) {
     self.shared = shared
     self.counters = counters
+  }
+
+  /// Counts a waiter stored in a slot.
+  @inlinable @inline(__always)
+  mutating func countParked() {
+    if parked != .max { parked &+= 1 }
+  }
+
+  /// Counts a waiter taken out of a slot other than by waking them all.
+  @inlinable @inline(__always)
+  mutating func countUnparked() {
+    if parked != .max { parked &-= 1 }
   }
 
   /// Applies `update` to every subscriber and collects the parked ones, to
@@ -102,6 +119,29 @@ struct SubscriberTable<Policy: SubscriberPolicy> {
         slot.waiter = nil
         waiters.append(waiter)
       }
+    }
+    parked = 0
+    return waiters
+  }
+
+  /// Collects the parked subscribers, to be resumed once the lock is
+  /// released, for a change every subscriber reads lazily (a state
+  /// relay's version): it visits slots in index order only until it has
+  /// found the ``parked`` ones, so subscribers busy elsewhere cost an
+  /// accept nothing, and with none parked it visits no slot.
+  @inlinable @inline(__always)
+  mutating func wakeParked() -> Wakeups<Void> {
+    var waiters = Wakeups<Void>()
+    guard parked != 0 else { return waiters }
+    var left = parked == .max ? Int.max : Int(parked)
+    parked = 0
+    slots.forEachWhile { slot -> Bool in
+      if let waiter = slot.waiter {
+        slot.waiter = nil
+        waiters.append(waiter)
+        left &-= 1
+      }
+      return left > 0
     }
     return waiters
   }
@@ -118,6 +158,7 @@ struct SubscriberTable<Policy: SubscriberPolicy> {
         waiters.append(waiter)
       }
     }
+    parked = 0
     return waiters
   }
 }
@@ -130,7 +171,7 @@ extension Locked {
     let waiters = withLock { table -> Wakeups<Void> in
       guard !table.finished else { return Wakeups() }
       table.finished = true
-      return table.wakeAll { _ in }
+      return table.wakeParked()
     }
     waiters.resume(returning: ())
   }
@@ -255,6 +296,7 @@ final class Subscriber<Policy: SubscriberPolicy>: Sendable {
               precondition(
                 slot.waiter == nil, "two tasks are iterating one relay subscription at once; subscribe once per task")
               table.slots[index]!.waiter = continuation
+              table.countParked()
               return true
             }
             if !parked { continuation.resume() }
@@ -271,8 +313,10 @@ final class Subscriber<Policy: SubscriberPolicy>: Sendable {
     let waiter = storage.withLock { table -> UnsafeContinuation<Void, Never>? in
       guard table.slots[index]?.id == id else { return nil }
       table.slots[index]!.cancelled = true
-      defer { table.slots[index]!.waiter = nil }
-      return table.slots[index]!.waiter
+      guard let waiter = table.slots[index]!.waiter else { return nil }
+      table.slots[index]!.waiter = nil
+      table.countUnparked()
+      return waiter
     }
     waiter?.resume()
   }
@@ -282,7 +326,9 @@ final class Subscriber<Policy: SubscriberPolicy>: Sendable {
   func end() {
     let removedFrom = storage.withLock { table -> LifetimeCounters? in
       guard table.slots[index]?.id == id else { return nil }
-      table.slots.remove(at: index)
+      // Never parked here (its one iterator is the caller, or it is gone),
+      // but `parked` counts the table's waiters whatever the path.
+      if table.slots.remove(at: index)?.waiter != nil { table.countUnparked() }
       ended = true
       return table.counters
     }
