@@ -201,7 +201,7 @@ final class Subscriber<Policy: SubscriberPolicy>: Sendable {
   /// looking the slot up there cost two generic metadata look-ups (about
   /// 1,000 instructions) for a subscription its iterator had already ended.
   ///
-  /// Why `nonisolated(unsafe)` is safe: it is written only in `end()`,
+  /// `nonisolated(unsafe)` is safe because it is written only in `end()`,
   /// under the table's lock, and `end()` is called by the subscription's
   /// one iterator (one task at a time: a second iterator traps) or by the
   /// `deinit`; it is read only in the `deinit`, which runs after the last
