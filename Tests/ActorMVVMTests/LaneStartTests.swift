@@ -59,8 +59,15 @@ struct LaneStartTests {
       seen.withLock { $0["after hop"] = inner.jobs }
       await Task.yield()
       seen.withLock { $0["after yield"] = inner.jobs }
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        DispatchQueue.global().async { continuation.resume() }
+      // A resume that lands before the task has suspended lets it go on
+      // without a job, so the resume is repeated until a suspension is seen.
+      // If resumed jobs did not reach the inner executor, none would be.
+      for _ in 0..<1_000 {
+        let before = inner.jobs
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+          DispatchQueue.global().async { continuation.resume() }
+        }
+        if inner.jobs > before { break }
       }
       seen.withLock { $0["after resume"] = inner.jobs }
       async let child = inner.jobs
