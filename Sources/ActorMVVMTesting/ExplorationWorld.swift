@@ -253,21 +253,41 @@ final class CallState<Result: Sendable>: Sendable {
 /// stubbed calls each has begun. A run's own loop (a poll that ticks three
 /// times, then gives up) keeps its counter where the machine's state shows
 /// nothing of it, so two points of the loop are never one state of the
-/// exploration. Tasks are told apart by the runtime's task id, read from
-/// the bubble's executor running them (an effect run is a task of its own;
-/// ids are never reused).
+/// exploration.
+///
+/// Tasks are told apart exactly, on whatever thread their code runs. A task
+/// the library started in the bubble (an effect run, a drain turn) is known
+/// by its ledger entry (``TaskScope/currentEntry``), a task-local: its
+/// immediate first slice runs inside its starter's job, and a
+/// continuation resumed before it had suspended (a `Task.yield()` whose job
+/// ran at once on the other core) lets it go on there, so the job a thread
+/// runs does not name it. Any other task (a structured child, a `Task {}`
+/// of the code under test) is known by the runtime's id of the task whose
+/// job the bubble's executor is running (ids are never reused).
 final class RunProgress: Sendable {
-  private let steps = Locked<[UInt64: Int]>([:])
+  private enum Runner: Hashable {
+    case started(entry: UInt64)
+    case running(id: UInt64)
+  }
+  private let steps = Locked<[Runner: Int]>([:])
 
-  /// Counts one more step of the current task and returns `@count`; nil on
-  /// a thread the bubble's executor is not running a job on (the main
-  /// actor's). The count alone goes in a state's key: which run it is shows
-  /// in the call or timer it tags, and task ids differ between executions.
+  /// Counts one more step of the current task and returns `@count`; nil in
+  /// a task neither started by the library in the bubble nor running a job
+  /// of the bubble's executor (one on the main actor). The count alone goes
+  /// in a state's key: which run it is shows in the call or timer it tags,
+  /// and entries and ids differ between executions.
   func step() -> String? {
-    guard let task = ScopeExecutor.currentTaskID else { return nil }
+    let runner: Runner
+    if let entry = TaskScope.currentEntry {
+      runner = .started(entry: entry)
+    } else if let id = ScopeExecutor.currentTaskID {
+      runner = .running(id: id)
+    } else {
+      return nil
+    }
     let count = steps.withLock { steps -> Int in
-      steps[task, default: 0] += 1
-      return steps[task]!
+      steps[runner, default: 0] += 1
+      return steps[runner]!
     }
     return "@\(count)"
   }

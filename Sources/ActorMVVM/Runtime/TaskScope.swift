@@ -35,6 +35,40 @@ public enum TaskScope {
 
   @usableFromInline static func lookUpBound() -> (any Sendable)? { boundExecutor }
 
+  /// The ledger entry of the task running now, if a bound scope's ledger
+  /// started it (``task(preferring:named:immediate:_:)``, ``start(named:_:)``
+  /// and the library's own starts); nil in any other task, including a
+  /// structured child or a `Task {}` of that task's: they inherit its
+  /// task-locals, but are not the task the entry names.
+  ///
+  /// Exact on any thread: the entry is a task-local bound first thing in
+  /// the task, so it follows the task through its immediate first slice (run
+  /// inside its starter's job), a continuation resumed before the task had
+  /// suspended, and a default actor's job that runs it. What a job count
+  /// reads from the job a thread runs names that job's task instead. (The
+  /// owner is recognised by the hash of its current-task reference, taken
+  /// while it is running; only another task alive at once whose reference
+  /// hashed the same could be taken for it.)
+  public static var currentEntry: UInt64? {
+    guard let mark = entryMark else { return nil }
+    return withUnsafeCurrentTask { $0?.hashValue } == mark.owner ? mark.entry : nil
+  }
+
+  /// ``currentEntry``'s storage: bound by each start that has a ledger entry.
+  @TaskLocal static var entryMark: EntryMark?
+
+  /// A ledger entry and the task it names (``currentEntry``).
+  struct EntryMark: Sendable {
+    let entry: UInt64
+    /// The hash of the owning task's `UnsafeCurrentTask`.
+    let owner: Int?
+
+    /// The mark of `entry` for the task running now.
+    static func current(_ entry: UInt64) -> EntryMark {
+      EntryMark(entry: entry, owner: withUnsafeCurrentTask { $0?.hashValue })
+    }
+  }
+
   /// Runs `body` with `executor` (an `any TaskExecutor`) bound for the
   /// library's tasks that `body` starts, on the caller's actor.
   public static func binding<R, E: Error>(
@@ -62,9 +96,12 @@ public enum TaskScope {
     let entry = ledger?.taskStarted(name)
     // A detached task has no task-locals: the binding goes with it, for the tasks it starts.
     let scoped: @Sendable () async -> Void = {
-      if let entry { ledger?.taskRunning(entry) }
-      await $boundExecutor.withValue(preferred) { await operation() }
-      if let entry { ledger?.taskEnded(entry) }
+      guard let entry, let ledger else { return await $boundExecutor.withValue(preferred) { await operation() } }
+      ledger.taskRunning(entry)
+      await $boundExecutor.withValue(preferred) {
+        await $entryMark.withValue(.current(entry)) { await operation() }
+      }
+      ledger.taskEnded(entry)
     }
     if let lane { return lane.detached(on: executor, priority: priority, scoped) }
     #if !ACTORMVVM_APPLE_BELOW_26
@@ -87,9 +124,10 @@ public enum TaskScope {
     let ledger = preferred as? any TaskScopeLedger
     let entry = ledger?.taskStarted(name)
     let tracked: @Sendable () async -> Success = {
-      if let entry { ledger?.taskRunning(entry) }
-      let result = await operation()
-      if let entry { ledger?.taskEnded(entry) }
+      guard let entry, let ledger else { return await operation() }
+      ledger.taskRunning(entry)
+      let result = await $entryMark.withValue(.current(entry)) { await operation() }
+      ledger.taskEnded(entry)
       return result
     }
     #if !ACTORMVVM_APPLE_BELOW_26
