@@ -261,9 +261,10 @@ final class CallState<Result: Sendable>: Sendable {
 /// immediate first slice runs inside its starter's job, and a
 /// continuation resumed before it had suspended (a `Task.yield()` whose job
 /// ran at once on the other core) lets it go on there, so the job a thread
-/// runs does not name it. Any other task (a structured child, a `Task {}`
-/// of the code under test) is known by the runtime's id of the task whose
-/// job the bubble's executor is running (ids are never reused).
+/// runs does not name it. Any other task the bubble's executor runs (a
+/// structured child of a run) is known by the runtime's id of the task
+/// whose job it is running (ids are never reused). A `Task {}` of the code
+/// under test prefers no executor and is not counted.
 final class RunProgress: Sendable {
   private enum Runner: Hashable {
     case started(entry: UInt64)
